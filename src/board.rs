@@ -1,0 +1,202 @@
+//! Boards: points with coordinates and the straight lines through them.
+
+use crate::error::Error;
+use crate::point::{Point, PointSet, MAX_POINTS};
+
+/// A board: points, lines, and the adjacency and mills derived from the lines.
+///
+/// Neighbours on a line are adjacent; every three consecutive points of a line form a mill.
+/// Points are numbered in notation order: top rank first, each rank left to right.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    name: String,
+    /// (file, rank) of each point, both from 0.
+    coords: Vec<(u8, u8)>,
+    names: Vec<String>,
+    lines: Vec<Vec<Point>>,
+    mills: Vec<PointSet>,
+    adjacent: [PointSet; MAX_POINTS],
+    /// The mills through each point.
+    mills_at: Vec<Vec<PointSet>>,
+    /// The points of each rank, top rank first, for the position notation.
+    ranks: Vec<Vec<Point>>,
+}
+
+impl Board {
+    /// Builds a board from its lines, each written as points joined by `-`, e.g. `a7-d7-g7`.
+    ///
+    /// # Errors
+    /// A malformed coordinate, a line of fewer than two points, a point twice on one line, or
+    /// more points than a `PointSet` holds.
+    pub fn from_lines(name: &str, lines: &[&str]) -> Result<Board, Error> {
+        let bad = |why: String| Error::Board {
+            board: name.to_string(),
+            why,
+        };
+        let mut coord_lines = Vec::new();
+        for line in lines {
+            let pts = line
+                .split('-')
+                .map(|s| parse_coord(s).ok_or_else(|| bad(format!("bad point {s:?} in line {line}"))))
+                .collect::<Result<Vec<_>, _>>()?;
+            if pts.len() < 2 {
+                return Err(bad(format!("line {line} has fewer than two points")));
+            }
+            let mut sorted = pts.clone();
+            sorted.sort();
+            sorted.dedup();
+            if sorted.len() != pts.len() {
+                return Err(bad(format!("line {line} repeats a point")));
+            }
+            coord_lines.push(pts);
+        }
+        // Notation order: rank descending, then file ascending.
+        let mut coords: Vec<(u8, u8)> = coord_lines.iter().flatten().copied().collect();
+        coords.sort_by_key(|&(f, r)| (std::cmp::Reverse(r), f));
+        coords.dedup();
+        if coords.len() > MAX_POINTS {
+            return Err(bad(format!("{} points, at most {MAX_POINTS}", coords.len())));
+        }
+        let point_of = |c: (u8, u8)| Point(coords.iter().position(|&x| x == c).unwrap() as u8);
+        let lines: Vec<Vec<Point>> = coord_lines
+            .iter()
+            .map(|l| l.iter().map(|&c| point_of(c)).collect())
+            .collect();
+        let mut adjacent = [PointSet::EMPTY; MAX_POINTS];
+        let mut mills = Vec::new();
+        for line in &lines {
+            for w in line.windows(2) {
+                adjacent[w[0].index()] = adjacent[w[0].index()].with(w[1]);
+                adjacent[w[1].index()] = adjacent[w[1].index()].with(w[0]);
+            }
+            for w in line.windows(3) {
+                let mill = w.iter().fold(PointSet::EMPTY, |s, &p| s.with(p));
+                if !mills.contains(&mill) {
+                    mills.push(mill);
+                }
+            }
+        }
+        let mills_at = (0..coords.len())
+            .map(|p| mills.iter().copied().filter(|m| m.contains(Point(p as u8))).collect())
+            .collect();
+        let mut ranks: Vec<Vec<Point>> = Vec::new();
+        for (i, &(_, r)) in coords.iter().enumerate() {
+            match ranks.last_mut() {
+                Some(rank) if coords[rank[0].index()].1 == r => rank.push(Point(i as u8)),
+                _ => ranks.push(vec![Point(i as u8)]),
+            }
+        }
+        let names = coords.iter().map(|&c| coord_name(c)).collect();
+        Ok(Board {
+            name: name.to_string(),
+            coords,
+            names,
+            lines,
+            mills,
+            adjacent,
+            mills_at,
+            ranks,
+        })
+    }
+
+    /// The board's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// How many points the board has.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.coords.len()
+    }
+
+    /// Whether the board has no points (never true of a built board).
+    pub fn is_empty(&self) -> bool {
+        self.coords.is_empty()
+    }
+
+    /// Every point of the board.
+    #[inline]
+    pub fn all(&self) -> PointSet {
+        PointSet::first(self.len())
+    }
+
+    /// The lines, each as its points in order.
+    pub fn lines(&self) -> &[Vec<Point>] {
+        &self.lines
+    }
+
+    /// The mills, each as a set of three points.
+    pub fn mills(&self) -> &[PointSet] {
+        &self.mills
+    }
+
+    /// The points adjacent to `p`.
+    #[inline]
+    pub fn adjacent(&self, p: Point) -> PointSet {
+        self.adjacent[p.index()]
+    }
+
+    /// Whether `set` holds a whole mill through `p`.
+    #[inline]
+    pub fn in_mill(&self, set: PointSet, p: Point) -> bool {
+        self.mills_at[p.index()].iter().any(|&m| set.is_superset(m))
+    }
+
+    /// The points of `set` that lie in a mill wholly inside `set`.
+    #[inline]
+    pub fn mill_points(&self, set: PointSet) -> PointSet {
+        self.mills
+            .iter()
+            .fold(PointSet::EMPTY, |acc, &m| if set.is_superset(m) { acc | m } else { acc })
+    }
+
+    /// The ranks, top first, each with its points left to right.
+    pub fn ranks(&self) -> &[Vec<Point>] {
+        &self.ranks
+    }
+
+    /// The coordinate name of a point, e.g. `d7`.
+    pub fn point_name(&self, p: Point) -> &str {
+        &self.names[p.index()]
+    }
+
+    /// (file, rank) of a point, both counted from 0.
+    pub fn coord(&self, p: Point) -> (u8, u8) {
+        self.coords[p.index()]
+    }
+
+    /// The point named `name`, if the board has it.
+    pub fn point(&self, name: &str) -> Option<Point> {
+        self.names.iter().position(|n| n == name).map(|i| Point(i as u8))
+    }
+}
+
+fn parse_coord(s: &str) -> Option<(u8, u8)> {
+    let mut chars = s.chars();
+    let file = chars.next()?;
+    if !file.is_ascii_lowercase() {
+        return None;
+    }
+    let rank: u8 = chars.as_str().parse().ok()?;
+    if rank == 0 || rank > 26 {
+        return None;
+    }
+    Some((file as u8 - b'a', rank - 1))
+}
+
+fn coord_name((file, rank): (u8, u8)) -> String {
+    format!("{}{}", (b'a' + file) as char, rank + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_lines() {
+        assert!(Board::from_lines("x", &["a1-zz"]).is_err());
+        assert!(Board::from_lines("x", &["a1"]).is_err());
+        assert!(Board::from_lines("x", &["a1-a2-a1"]).is_err());
+    }
+}

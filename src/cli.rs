@@ -1,0 +1,244 @@
+//! Argument parsing and the subcommands' output.
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+
+use anyhow::anyhow;
+use clap::{Args, Parser, Subcommand};
+use morris::movegen::{generate, play};
+use morris::perft::perft;
+use morris::{Color, Error, Flying, Position, Removal, Variant};
+
+/// Exit code for bad input: arguments, positions, a missing database.
+pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code for a verification or runtime failure.
+pub const EXIT_FAILURE: u8 = 1;
+
+/// An error on its way to `main`, with the exit code it maps to.
+pub struct Failure {
+    /// The process exit code.
+    pub code: u8,
+    /// What went wrong, with context.
+    pub error: anyhow::Error,
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        Failure { code: EXIT_BAD_INPUT, error: e.into() }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure { code: EXIT_FAILURE, error: e.into() }
+    }
+}
+
+fn bad_input(error: anyhow::Error) -> Failure {
+    Failure { code: EXIT_BAD_INPUT, error }
+}
+
+/// Solves the Morris family of board games (Nine, Six, Five, Seven and Three Men's Morris)
+/// by retrograde analysis, and answers questions about their positions.
+///
+/// Positions are written `ROWS TURN WHITE_HAND BLACK_HAND`: the board's ranks from the top down,
+/// separated by `/`, each rank's points left to right as W, B or `.`; TURN is w or b; then the
+/// pieces each side still has to place. Nine's start: `.../.../.../....../.../.../... w 9 9`.
+/// Moves are written `d7` (placement), `a1-a4` (slide or fly), with `xg7` for a removal.
+///
+/// Exit codes: 0 success, 1 a runtime failure, 2 bad input.
+#[derive(Parser, Debug)]
+#[command(name = "morris", version, about, long_about, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    game: GameArgs,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The variant and rule overrides every subcommand takes.
+#[derive(Args, Debug)]
+struct GameArgs {
+    /// The game: nine, six, six-diag, five, seven, three, three-diag or twelve (see `morris variants`).
+    #[arg(long, global = true, default_value = "nine")]
+    variant: String,
+    /// Override when a side may fly: `never`, or `three` (with exactly three pieces while moving).
+    #[arg(long, global = true, value_name = "never|three")]
+    flying: Option<String>,
+    /// Override which pieces a mill removes: `standard` (pieces in mills only when all are),
+    /// or `strict` (never a piece in a mill).
+    #[arg(long, global = true, value_name = "standard|strict")]
+    removal: Option<String>,
+}
+
+impl GameArgs {
+    fn variant(&self) -> Result<Variant, Error> {
+        let flying = self.flying.as_deref().map(str::parse::<Flying>).transpose()?;
+        let removal = self.removal.as_deref().map(str::parse::<Removal>).transpose()?;
+        Ok(Variant::by_name(&self.variant)?.with_rules(flying, removal))
+    }
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every variant with its board, pieces and rules.
+    Variants {
+        /// Print one JSON array instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the legal moves of a position, sorted, on one line separated by spaces.
+    ///
+    /// A finished position (the mover has fewer than three pieces or cannot move) prints an
+    /// empty line.
+    Moves {
+        /// Print a JSON array of strings instead.
+        #[arg(long)]
+        json: bool,
+        /// The position, or `-` to read one per line from standard input and answer one line each.
+        position: String,
+    },
+    /// Count the move sequences of a given length (the last line printed is the count).
+    Perft {
+        /// Length of the move sequences to count.
+        #[arg(long, short)]
+        depth: u32,
+        /// Before the total, print each first move with the count below it.
+        #[arg(long)]
+        divide: bool,
+        /// The position (default: the start), or `-` to read one per line from standard input.
+        position: Option<String>,
+    },
+}
+
+/// Parses the command line and runs the subcommand.
+pub fn run() -> Result<ExitCode, Failure> {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with exit 0; usage errors exit 2.
+            let _ = e.print();
+            return Ok(ExitCode::from(if e.use_stderr() { EXIT_BAD_INPUT } else { 0 }));
+        }
+    };
+    let variant = cli.game.variant()?;
+    match cli.command {
+        Command::Variants { json } => variants(json),
+        Command::Moves { json, position } => {
+            for_each_position(&variant, &position, |pos, turn| Ok(moves_line(&variant, pos, turn, json)))
+        }
+        Command::Perft { depth, divide, position } => {
+            let position = position.unwrap_or_else(|| {
+                Position::start(&variant).to_notation(&variant, Color::White)
+            });
+            for_each_position(&variant, &position, |pos, _| {
+                let mut out = String::new();
+                if divide {
+                    for mv in sorted_moves(&variant, pos) {
+                        let n = perft(&variant, &play(pos, mv.1), depth.saturating_sub(1));
+                        out.push_str(&format!("{} {n}\n", mv.0));
+                    }
+                }
+                out.push_str(&perft(&variant, pos, depth).to_string());
+                Ok(out)
+            })
+        }
+    }
+}
+
+/// Answers one position, or with `-` each line of standard input in order. In batch mode a bad
+/// line answers `error: ...` in its place and the run exits 2 at the end.
+fn for_each_position(
+    variant: &Variant,
+    arg: &str,
+    mut answer: impl FnMut(&Position, Color) -> Result<String, Failure>,
+) -> Result<ExitCode, Failure> {
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if arg != "-" {
+        let (pos, turn) = Position::parse(variant, arg)?;
+        writeln!(out, "{}", answer(&pos, turn)?)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut bad = 0usize;
+    for line in io::stdin().lock().lines() {
+        let line = line?;
+        match Position::parse(variant, line.trim()) {
+            Ok((pos, turn)) => writeln!(out, "{}", answer(&pos, turn)?)?,
+            Err(e) => {
+                bad += 1;
+                writeln!(out, "error: {e}")?;
+            }
+        }
+    }
+    out.flush()?;
+    if bad > 0 {
+        return Err(bad_input(anyhow!("{bad} line(s) of standard input were not valid positions")));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The legal moves with their notation, sorted by notation.
+fn sorted_moves(variant: &Variant, pos: &Position) -> Vec<(String, morris::Move)> {
+    let mut moves: Vec<_> =
+        generate(variant, pos).iter().map(|&m| (m.to_notation(variant.board()), m)).collect();
+    moves.sort();
+    moves
+}
+
+fn moves_line(variant: &Variant, pos: &Position, _turn: Color, json: bool) -> String {
+    let names: Vec<String> = sorted_moves(variant, pos).into_iter().map(|(n, _)| n).collect();
+    if json {
+        serde_json::to_string(&names).expect("strings serialize")
+    } else {
+        names.join(" ")
+    }
+}
+
+#[derive(serde::Serialize)]
+struct VariantInfo {
+    name: String,
+    summary: String,
+    points: usize,
+    lines: usize,
+    mills: usize,
+    symmetries: usize,
+    pieces: u8,
+    flying: Flying,
+    removal: Removal,
+}
+
+fn variants(json: bool) -> Result<ExitCode, Failure> {
+    let infos: Vec<VariantInfo> = Variant::names()
+        .map(|name| {
+            let v = Variant::by_name(name)?;
+            Ok(VariantInfo {
+                name: v.name().to_string(),
+                summary: v.summary().to_string(),
+                points: v.board().len(),
+                lines: v.board().lines().len(),
+                mills: v.board().mills().len(),
+                symmetries: v.symmetries().len(),
+                pieces: v.pieces(),
+                flying: v.rules().flying,
+                removal: v.rules().removal,
+            })
+        })
+        .collect::<Result<_, Error>>()?;
+    if json {
+        println!("{}", serde_json::to_string(&infos).expect("plain data serializes"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{:<11} {:>6} {:>5} {:>5} {:>10} {:>6} {:>7} {:>8}  description",
+        "variant", "points", "lines", "mills", "symmetries", "pieces", "flying", "removal"
+    );
+    for i in &infos {
+        println!(
+            "{:<11} {:>6} {:>5} {:>5} {:>10} {:>6} {:>7} {:>8}  {}",
+            i.name, i.points, i.lines, i.mills, i.symmetries, i.pieces, i.flying, i.removal, i.summary
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

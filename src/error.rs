@@ -1,0 +1,45 @@
+//! The library's error type.
+
+use thiserror::Error;
+
+/// Everything that can go wrong in the library, with the context a user needs.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// A board definition is malformed.
+    #[error("board {board}: {why}")]
+    Board {
+        /// The board's name.
+        board: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// No variant has this name.
+    #[error("unknown variant {0:?} (known: {1})")]
+    UnknownVariant(String, String),
+    /// A rule value could not be parsed.
+    #[error("unknown {rule} value {value:?} (expected {expected})")]
+    UnknownRule {
+        /// The rule's name.
+        rule: &'static str,
+        /// The value given.
+        value: String,
+        /// The accepted values.
+        expected: &'static str,
+    },
+    /// A position in notation is malformed or cannot occur.
+    #[error("invalid position {input:?}: {why}")]
+    Position {
+        /// The text given.
+        input: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A move in notation is malformed or not legal in the position.
+    #[error("invalid move {input:?}: {why}")]
+    Move {
+        /// The text given.
+        input: String,
+        /// What is wrong.
+        why: String,
+    },
+}

@@ -1,0 +1,21 @@
+//! Solves the Morris family of board games by parallel retrograde analysis.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod board;
+pub mod error;
+pub mod movegen;
+pub mod mv;
+pub mod point;
+pub mod perft;
+pub mod position;
+pub mod symmetry;
+pub mod variant;
+
+pub use board::Board;
+pub use error::Error;
+pub use mv::Move;
+pub use point::{Point, PointSet};
+pub use position::{Color, Position};
+pub use symmetry::Symmetry;
+pub use variant::{Flying, Removal, Rules, Variant};

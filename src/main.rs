@@ -1,0 +1,16 @@
+//! The `morris` command line: thin wrapper over the library, mapping errors to exit codes.
+#![deny(unsafe_code)]
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match cli::run() {
+        Ok(code) => code,
+        Err(failure) => {
+            eprintln!("morris: {:#}", failure.error);
+            ExitCode::from(failure.code)
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! Positions (mover-relative) and their notation `ROWS TURN WHITE_HAND BLACK_HAND`.
+
+use std::fmt;
+
+use crate::error::Error;
+use crate::point::PointSet;
+use crate::variant::Variant;
+
+/// A side: White places first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// The side that places first.
+    White,
+    /// The side that places second.
+    Black,
+}
+
+impl Color {
+    /// The other side.
+    #[inline]
+    pub fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// `w` or `b`, as in the notation.
+    pub fn letter(self) -> char {
+        match self {
+            Color::White => 'w',
+            Color::Black => 'b',
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::White => "White",
+            Color::Black => "Black",
+        })
+    }
+}
+
+/// A position seen from the side to move: the mover's and the opponent's pieces and hands.
+///
+/// Colours are not part of it: the value of a position does not depend on who is White.
+/// Notation carries the colour separately (see [`Position::parse`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Position {
+    /// The mover's pieces on the board.
+    pub mover: PointSet,
+    /// The opponent's pieces on the board.
+    pub opponent: PointSet,
+    /// Pieces the mover still has to place.
+    pub mover_hand: u8,
+    /// Pieces the opponent still has to place.
+    pub opponent_hand: u8,
+}
+
+impl Position {
+    /// The start position of a variant (White to move).
+    pub fn start(variant: &Variant) -> Position {
+        Position {
+            mover: PointSet::EMPTY,
+            opponent: PointSet::EMPTY,
+            mover_hand: variant.pieces(),
+            opponent_hand: variant.pieces(),
+        }
+    }
+
+    /// The empty points.
+    #[inline]
+    pub fn empty(&self, variant: &Variant) -> PointSet {
+        variant.board().all() - self.mover - self.opponent
+    }
+
+    /// The mover's pieces on the board and in hand.
+    #[inline]
+    pub fn mover_pieces(&self) -> u32 {
+        self.mover.len() + self.mover_hand as u32
+    }
+
+    /// The opponent's pieces on the board and in hand.
+    #[inline]
+    pub fn opponent_pieces(&self) -> u32 {
+        self.opponent.len() + self.opponent_hand as u32
+    }
+
+    /// The same position seen from the other side (as if the opponent were to move).
+    #[inline]
+    pub fn flipped(&self) -> Position {
+        Position {
+            mover: self.opponent,
+            opponent: self.mover,
+            mover_hand: self.opponent_hand,
+            opponent_hand: self.mover_hand,
+        }
+    }
+
+    /// Checks that the position can be stored: disjoint sides on the board, no side with more
+    /// pieces than it owns, and hands that alternate (the mover holds as many pieces as the
+    /// opponent, or one more).
+    ///
+    /// # Errors
+    /// The reason, as text.
+    pub fn check(&self, variant: &Variant) -> Result<(), String> {
+        let pieces = variant.pieces() as u32;
+        if !(self.mover & self.opponent).is_empty() {
+            return Err("a point holds pieces of both sides".into());
+        }
+        if !variant.board().all().is_superset(self.mover | self.opponent) {
+            return Err("a piece lies outside the board".into());
+        }
+        if self.mover_pieces() > pieces || self.opponent_pieces() > pieces {
+            return Err(format!("a side has more than its {pieces} pieces"));
+        }
+        let (m, o) = (self.mover_hand, self.opponent_hand);
+        if m != o && m != o + 1 {
+            return Err(format!("hands {m} (mover) and {o} (opponent) cannot alternate"));
+        }
+        Ok(())
+    }
+
+    /// Parses `ROWS TURN WHITE_HAND BLACK_HAND` into the position and the colour to move.
+    ///
+    /// # Errors
+    /// `Error::Position` naming the problem: field count, rank count, points per rank,
+    /// characters, turn, hands, piece counts, or hands that cannot occur with that side to move.
+    pub fn parse(variant: &Variant, text: &str) -> Result<(Position, Color), Error> {
+        let fail = |why: String| Error::Position { input: text.to_string(), why };
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() != 4 {
+            return Err(fail(format!(
+                "expected 4 fields `ROWS TURN WHITE_HAND BLACK_HAND`, found {}",
+                fields.len()
+            )));
+        }
+        let board = variant.board();
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != board.ranks().len() {
+            return Err(fail(format!(
+                "{} has {} ranks separated by '/', found {}",
+                variant.name(),
+                board.ranks().len(),
+                ranks.len()
+            )));
+        }
+        let mut sides = [PointSet::EMPTY; 2];
+        for (i, (text_rank, points)) in ranks.iter().zip(board.ranks()).enumerate() {
+            let rank_name = board.coord(points[0]).1 + 1;
+            if text_rank.chars().count() != points.len() {
+                return Err(fail(format!(
+                    "rank {rank_name} (the {}. from the top) has {} points, found {}",
+                    i + 1,
+                    points.len(),
+                    text_rank.chars().count()
+                )));
+            }
+            for (c, &p) in text_rank.chars().zip(points) {
+                match c {
+                    'W' => sides[0] = sides[0].with(p),
+                    'B' => sides[1] = sides[1].with(p),
+                    '.' => {}
+                    _ => {
+                        return Err(fail(format!(
+                            "unexpected character {c:?} at {} (use W, B or .)",
+                            board.point_name(p)
+                        )))
+                    }
+                }
+            }
+        }
+        let turn = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            t => return Err(fail(format!("turn must be w or b, found {t:?}"))),
+        };
+        let pieces = variant.pieces();
+        let mut hands = [0u8; 2];
+        for (i, (name, field)) in ["White", "Black"].iter().zip(&fields[2..]).enumerate() {
+            if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(fail(format!("{name}'s hand must be a number, found {field:?}")));
+            }
+            hands[i] = match field.parse::<u8>() {
+                Ok(h) if h <= pieces => h,
+                _ => {
+                    return Err(fail(format!(
+                        "{name}'s hand {field} exceeds the {pieces} pieces of {}",
+                        variant.name()
+                    )))
+                }
+            };
+            let total = sides[i].len() + hands[i] as u32;
+            if total > pieces as u32 {
+                return Err(fail(format!(
+                    "{name} has {} on the board and {} in hand, more than its {pieces} pieces",
+                    sides[i].len(),
+                    hands[i]
+                )));
+            }
+        }
+        let [w, b] = hands;
+        match turn {
+            Color::White if w != b => {
+                return Err(fail(format!(
+                    "with White to move both hands must be equal, found {w} and {b}"
+                )))
+            }
+            Color::Black if !(b == w + 1 || (w == 0 && b == 0)) => {
+                return Err(fail(format!(
+                    "with Black to move Black's hand must be one more than White's (or both 0), found {w} and {b}"
+                )))
+            }
+            _ => {}
+        }
+        let position = match turn {
+            Color::White => Position { mover: sides[0], opponent: sides[1], mover_hand: w, opponent_hand: b },
+            Color::Black => Position { mover: sides[1], opponent: sides[0], mover_hand: b, opponent_hand: w },
+        };
+        Ok((position, turn))
+    }
+
+    /// Writes the position in notation, with `turn` the colour of the mover.
+    pub fn to_notation(&self, variant: &Variant, turn: Color) -> String {
+        let (white, black, wh, bh) = match turn {
+            Color::White => (self.mover, self.opponent, self.mover_hand, self.opponent_hand),
+            Color::Black => (self.opponent, self.mover, self.opponent_hand, self.mover_hand),
+        };
+        let rows: Vec<String> = variant
+            .board()
+            .ranks()
+            .iter()
+            .map(|rank| {
+                rank.iter()
+                    .map(|&p| {
+                        if white.contains(p) {
+                            'W'
+                        } else if black.contains(p) {
+                            'B'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        format!("{} {} {wh} {bh}", rows.join("/"), turn.letter())
+    }
+
+    /// The colour to move implied by the hands: Black holds one more while placing.
+    /// With both hands empty either may move; `fallback` decides.
+    pub fn turn_from_hands(&self, fallback: Color) -> Color {
+        if self.mover_hand > self.opponent_hand {
+            Color::Black
+        } else if self.mover_hand > 0 {
+            Color::White
+        } else {
+            fallback
+        }
+    }
+}
