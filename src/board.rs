@@ -37,7 +37,9 @@ impl Board {
         for line in lines {
             let pts = line
                 .split('-')
-                .map(|s| parse_coord(s).ok_or_else(|| bad(format!("bad point {s:?} in line {line}"))))
+                .map(|s| {
+                    parse_coord(s).ok_or_else(|| bad(format!("bad point {s:?} in line {line}")))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             if pts.len() < 2 {
                 return Err(bad(format!("line {line} has fewer than two points")));
@@ -55,7 +57,10 @@ impl Board {
         coords.sort_by_key(|&(f, r)| (std::cmp::Reverse(r), f));
         coords.dedup();
         if coords.len() > MAX_POINTS {
-            return Err(bad(format!("{} points, at most {MAX_POINTS}", coords.len())));
+            return Err(bad(format!(
+                "{} points, at most {MAX_POINTS}",
+                coords.len()
+            )));
         }
         let point_of = |c: (u8, u8)| Point(coords.iter().position(|&x| x == c).unwrap() as u8);
         let lines: Vec<Vec<Point>> = coord_lines
@@ -77,7 +82,13 @@ impl Board {
             }
         }
         let mills_at = (0..coords.len())
-            .map(|p| mills.iter().copied().filter(|m| m.contains(Point(p as u8))).collect())
+            .map(|p| {
+                mills
+                    .iter()
+                    .copied()
+                    .filter(|m| m.contains(Point(p as u8)))
+                    .collect()
+            })
             .collect();
         let mut ranks: Vec<Vec<Point>> = Vec::new();
         for (i, &(_, r)) in coords.iter().enumerate() {
@@ -146,9 +157,13 @@ impl Board {
     /// The points of `set` that lie in a mill wholly inside `set`.
     #[inline]
     pub fn mill_points(&self, set: PointSet) -> PointSet {
-        self.mills
-            .iter()
-            .fold(PointSet::EMPTY, |acc, &m| if set.is_superset(m) { acc | m } else { acc })
+        self.mills.iter().fold(PointSet::EMPTY, |acc, &m| {
+            if set.is_superset(m) {
+                acc | m
+            } else {
+                acc
+            }
+        })
     }
 
     /// The ranks, top first, each with its points left to right.
@@ -168,7 +183,10 @@ impl Board {
 
     /// The point named `name`, if the board has it.
     pub fn point(&self, name: &str) -> Option<Point> {
-        self.names.iter().position(|n| n == name).map(|i| Point(i as u8))
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .map(|i| Point(i as u8))
     }
 }
 

@@ -24,18 +24,27 @@ pub struct Failure {
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
-        Failure { code: EXIT_BAD_INPUT, error: e.into() }
+        Failure {
+            code: EXIT_BAD_INPUT,
+            error: e.into(),
+        }
     }
 }
 
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
-        Failure { code: EXIT_FAILURE, error: e.into() }
+        Failure {
+            code: EXIT_FAILURE,
+            error: e.into(),
+        }
     }
 }
 
 fn bad_input(error: anyhow::Error) -> Failure {
-    Failure { code: EXIT_BAD_INPUT, error }
+    Failure {
+        code: EXIT_BAD_INPUT,
+        error,
+    }
 }
 
 /// Solves the Morris family of board games (Nine, Six, Five, Seven and Three Men's Morris)
@@ -73,8 +82,16 @@ struct GameArgs {
 
 impl GameArgs {
     fn variant(&self) -> Result<Variant, Error> {
-        let flying = self.flying.as_deref().map(str::parse::<Flying>).transpose()?;
-        let removal = self.removal.as_deref().map(str::parse::<Removal>).transpose()?;
+        let flying = self
+            .flying
+            .as_deref()
+            .map(str::parse::<Flying>)
+            .transpose()?;
+        let removal = self
+            .removal
+            .as_deref()
+            .map(str::parse::<Removal>)
+            .transpose()?;
         Ok(Variant::by_name(&self.variant)?.with_rules(flying, removal))
     }
 }
@@ -118,19 +135,26 @@ pub fn run() -> Result<ExitCode, Failure> {
         Err(e) => {
             // Help and version go to stdout with exit 0; usage errors exit 2.
             let _ = e.print();
-            return Ok(ExitCode::from(if e.use_stderr() { EXIT_BAD_INPUT } else { 0 }));
+            return Ok(ExitCode::from(if e.use_stderr() {
+                EXIT_BAD_INPUT
+            } else {
+                0
+            }));
         }
     };
     let variant = cli.game.variant()?;
     match cli.command {
         Command::Variants { json } => variants(json),
-        Command::Moves { json, position } => {
-            for_each_position(&variant, &position, |pos, turn| Ok(moves_line(&variant, pos, turn, json)))
-        }
-        Command::Perft { depth, divide, position } => {
-            let position = position.unwrap_or_else(|| {
-                Position::start(&variant).to_notation(&variant, Color::White)
-            });
+        Command::Moves { json, position } => for_each_position(&variant, &position, |pos, turn| {
+            Ok(moves_line(&variant, pos, turn, json))
+        }),
+        Command::Perft {
+            depth,
+            divide,
+            position,
+        } => {
+            let position = position
+                .unwrap_or_else(|| Position::start(&variant).to_notation(&variant, Color::White));
             for_each_position(&variant, &position, |pos, _| {
                 let mut out = String::new();
                 if divide {
@@ -174,21 +198,28 @@ fn for_each_position(
     }
     out.flush()?;
     if bad > 0 {
-        return Err(bad_input(anyhow!("{bad} line(s) of standard input were not valid positions")));
+        return Err(bad_input(anyhow!(
+            "{bad} line(s) of standard input were not valid positions"
+        )));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The legal moves with their notation, sorted by notation.
 fn sorted_moves(variant: &Variant, pos: &Position) -> Vec<(String, morris::Move)> {
-    let mut moves: Vec<_> =
-        generate(variant, pos).iter().map(|&m| (m.to_notation(variant.board()), m)).collect();
+    let mut moves: Vec<_> = generate(variant, pos)
+        .iter()
+        .map(|&m| (m.to_notation(variant.board()), m))
+        .collect();
     moves.sort();
     moves
 }
 
 fn moves_line(variant: &Variant, pos: &Position, _turn: Color, json: bool) -> String {
-    let names: Vec<String> = sorted_moves(variant, pos).into_iter().map(|(n, _)| n).collect();
+    let names: Vec<String> = sorted_moves(variant, pos)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
     if json {
         serde_json::to_string(&names).expect("strings serialize")
     } else {
@@ -227,7 +258,10 @@ fn variants(json: bool) -> Result<ExitCode, Failure> {
         })
         .collect::<Result<_, Error>>()?;
     if json {
-        println!("{}", serde_json::to_string(&infos).expect("plain data serializes"));
+        println!(
+            "{}",
+            serde_json::to_string(&infos).expect("plain data serializes")
+        );
         return Ok(ExitCode::SUCCESS);
     }
     println!(
@@ -237,7 +271,15 @@ fn variants(json: bool) -> Result<ExitCode, Failure> {
     for i in &infos {
         println!(
             "{:<11} {:>6} {:>5} {:>5} {:>10} {:>6} {:>7} {:>8}  {}",
-            i.name, i.points, i.lines, i.mills, i.symmetries, i.pieces, i.flying, i.removal, i.summary
+            i.name,
+            i.points,
+            i.lines,
+            i.mills,
+            i.symmetries,
+            i.pieces,
+            i.flying,
+            i.removal,
+            i.summary
         );
     }
     Ok(ExitCode::SUCCESS)

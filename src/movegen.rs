@@ -69,7 +69,11 @@ pub fn for_each_move(variant: &Variant, pos: &Position, mut f: impl FnMut(Move))
     } else {
         let fly = may_fly(variant, pos);
         for from in pos.mover {
-            let targets = if fly { empty } else { board.adjacent(from) & empty };
+            let targets = if fly {
+                empty
+            } else {
+                board.adjacent(from) & empty
+            };
             let rest = pos.mover.without(from);
             for to in targets {
                 emit(Move::shift(from, to), rest.with(to), &mut f);
@@ -94,7 +98,9 @@ pub fn has_move(variant: &Variant, pos: &Position) -> bool {
         return !pos.empty(variant).is_empty();
     }
     let empty = pos.empty(variant);
-    pos.mover.iter().any(|p| !(variant.board().adjacent(p) & empty).is_empty())
+    pos.mover
+        .iter()
+        .any(|p| !(variant.board().adjacent(p) & empty).is_empty())
 }
 
 /// The position after `mv`, seen from the new mover. `mv` must be legal in `pos`.
@@ -110,7 +116,12 @@ pub fn play(pos: &Position, mv: Move) -> Position {
         Some(r) => pos.opponent.without(r),
         None => pos.opponent,
     };
-    Position { mover: opponent, opponent: mover, mover_hand: pos.opponent_hand, opponent_hand: hand }
+    Position {
+        mover: opponent,
+        opponent: mover,
+        mover_hand: pos.opponent_hand,
+        opponent_hand: hand,
+    }
 }
 
 /// Calls `f(previous, mv)` for every position `previous` and legal move `mv` with
@@ -127,10 +138,14 @@ pub fn for_each_unmove(variant: &Variant, pos: &Position, mut f: impl FnMut(Posi
     let empty = pos.empty(variant);
     let them = pos.opponent; // the side that moved last, after its move
     let us = pos.mover; // the side that may have lost a piece
-    // Could the last mover remove nothing from `us`? Then a mill-closing move removed nothing.
+                        // Could the last mover remove nothing from `us`? Then a mill-closing move removed nothing.
     let nothing_removable = removable(board, rules.removal, us).is_empty();
     let can_unremove = pos.mover_pieces() < pieces;
-    let undo = |before_them: PointSet, to: Point, mv: Move, before_hand: u8, f: &mut dyn FnMut(Position, Move)| {
+    let undo = |before_them: PointSet,
+                to: Point,
+                mv: Move,
+                before_hand: u8,
+                f: &mut dyn FnMut(Position, Move)| {
         let prev = |us_before: PointSet| Position {
             mover: before_them,
             opponent: us_before,
@@ -161,9 +176,19 @@ pub fn for_each_unmove(variant: &Variant, pos: &Position, mut f: impl FnMut(Posi
     if pos.mover_hand == 0 && pos.opponent_hand == 0 {
         let fly = rules.flying == Flying::Three && them.len() == 3;
         for to in them {
-            let sources = if fly { empty } else { board.adjacent(to) & empty };
+            let sources = if fly {
+                empty
+            } else {
+                board.adjacent(to) & empty
+            };
             for from in sources {
-                undo(them.without(to).with(from), to, Move::shift(from, to), 0, &mut f);
+                undo(
+                    them.without(to).with(from),
+                    to,
+                    Move::shift(from, to),
+                    0,
+                    &mut f,
+                );
             }
         }
     }

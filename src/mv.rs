@@ -20,19 +20,30 @@ impl Move {
     /// A placement on `to`.
     #[inline]
     pub const fn place(to: Point) -> Move {
-        Move { from: NONE, to: to.0, remove: NONE }
+        Move {
+            from: NONE,
+            to: to.0,
+            remove: NONE,
+        }
     }
 
     /// A slide or fly from `from` to `to`.
     #[inline]
     pub const fn shift(from: Point, to: Point) -> Move {
-        Move { from: from.0, to: to.0, remove: NONE }
+        Move {
+            from: from.0,
+            to: to.0,
+            remove: NONE,
+        }
     }
 
     /// The same move with the opponent's piece on `p` removed.
     #[inline]
     pub const fn removing(self, p: Point) -> Move {
-        Move { remove: p.0, ..self }
+        Move {
+            remove: p.0,
+            ..self
+        }
     }
 
     /// The point left, or `None` for a placement.
@@ -73,11 +84,17 @@ impl Move {
     /// # Errors
     /// `Error::Move` when the text is malformed or names a point the board lacks.
     pub fn parse(board: &Board, text: &str) -> Result<Move, Error> {
-        let fail = |why: String| Error::Move { input: text.to_string(), why };
+        let fail = |why: String| Error::Move {
+            input: text.to_string(),
+            why,
+        };
         let point = |s: &str| {
-            board
-                .point(s)
-                .ok_or_else(|| fail(format!("{s:?} is not a point of the {} board", board.name())))
+            board.point(s).ok_or_else(|| {
+                fail(format!(
+                    "{s:?} is not a point of the {} board",
+                    board.name()
+                ))
+            })
         };
         let (body, remove) = match text.split_once('x') {
             Some((b, r)) => (b, Some(point(r)?)),
@@ -96,6 +113,12 @@ impl Move {
 
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Move({:?}->{}x{:?})", self.from(), self.to, self.removed())
+        write!(
+            f,
+            "Move({:?}->{}x{:?})",
+            self.from(),
+            self.to,
+            self.removed()
+        )
     }
 }

@@ -110,7 +110,11 @@ impl Position {
         if !(self.mover & self.opponent).is_empty() {
             return Err("a point holds pieces of both sides".into());
         }
-        if !variant.board().all().is_superset(self.mover | self.opponent) {
+        if !variant
+            .board()
+            .all()
+            .is_superset(self.mover | self.opponent)
+        {
             return Err("a piece lies outside the board".into());
         }
         if self.mover_pieces() > pieces || self.opponent_pieces() > pieces {
@@ -118,7 +122,9 @@ impl Position {
         }
         let (m, o) = (self.mover_hand, self.opponent_hand);
         if m != o && m != o + 1 {
-            return Err(format!("hands {m} (mover) and {o} (opponent) cannot alternate"));
+            return Err(format!(
+                "hands {m} (mover) and {o} (opponent) cannot alternate"
+            ));
         }
         Ok(())
     }
@@ -129,7 +135,10 @@ impl Position {
     /// `Error::Position` naming the problem: field count, rank count, points per rank,
     /// characters, turn, hands, piece counts, or hands that cannot occur with that side to move.
     pub fn parse(variant: &Variant, text: &str) -> Result<(Position, Color), Error> {
-        let fail = |why: String| Error::Position { input: text.to_string(), why };
+        let fail = |why: String| Error::Position {
+            input: text.to_string(),
+            why,
+        };
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 4 {
             return Err(fail(format!(
@@ -181,7 +190,9 @@ impl Position {
         let mut hands = [0u8; 2];
         for (i, (name, field)) in ["White", "Black"].iter().zip(&fields[2..]).enumerate() {
             if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(fail(format!("{name}'s hand must be a number, found {field:?}")));
+                return Err(fail(format!(
+                    "{name}'s hand must be a number, found {field:?}"
+                )));
             }
             hands[i] = match field.parse::<u8>() {
                 Ok(h) if h <= pieces => h,
@@ -216,8 +227,18 @@ impl Position {
             _ => {}
         }
         let position = match turn {
-            Color::White => Position { mover: sides[0], opponent: sides[1], mover_hand: w, opponent_hand: b },
-            Color::Black => Position { mover: sides[1], opponent: sides[0], mover_hand: b, opponent_hand: w },
+            Color::White => Position {
+                mover: sides[0],
+                opponent: sides[1],
+                mover_hand: w,
+                opponent_hand: b,
+            },
+            Color::Black => Position {
+                mover: sides[1],
+                opponent: sides[0],
+                mover_hand: b,
+                opponent_hand: w,
+            },
         };
         Ok((position, turn))
     }
@@ -225,8 +246,18 @@ impl Position {
     /// Writes the position in notation, with `turn` the colour of the mover.
     pub fn to_notation(&self, variant: &Variant, turn: Color) -> String {
         let (white, black, wh, bh) = match turn {
-            Color::White => (self.mover, self.opponent, self.mover_hand, self.opponent_hand),
-            Color::Black => (self.opponent, self.mover, self.opponent_hand, self.mover_hand),
+            Color::White => (
+                self.mover,
+                self.opponent,
+                self.mover_hand,
+                self.opponent_hand,
+            ),
+            Color::Black => (
+                self.opponent,
+                self.mover,
+                self.opponent_hand,
+                self.mover_hand,
+            ),
         };
         let rows: Vec<String> = variant
             .board()

@@ -17,7 +17,10 @@ impl Symmetry {
         for (i, x) in image.iter_mut().enumerate() {
             *x = i as u8;
         }
-        Symmetry { image, len: len as u8 }
+        Symmetry {
+            image,
+            len: len as u8,
+        }
     }
 
     /// The image of a point.
@@ -28,7 +31,8 @@ impl Symmetry {
 
     /// The image of a set of points.
     pub fn apply(&self, set: PointSet) -> PointSet {
-        set.iter().fold(PointSet::EMPTY, |acc, p| acc.with(self.map(p)))
+        set.iter()
+            .fold(PointSet::EMPTY, |acc, p| acc.with(self.map(p)))
     }
 
     /// The inverse permutation.
@@ -37,7 +41,10 @@ impl Symmetry {
         for i in 0..self.len as usize {
             image[self.image[i] as usize] = i as u8;
         }
-        Symmetry { image, len: self.len }
+        Symmetry {
+            image,
+            len: self.len,
+        }
     }
 
     /// Every automorphism of the board (identity first): the point permutations under which
@@ -60,7 +67,11 @@ impl Symmetry {
                 l.len() == mapped.len() && (l == &mapped || l.iter().rev().eq(mapped.iter()))
             })
         });
-        lines_ok && board.mills().iter().all(|&m| board.mills().contains(&self.apply(m)))
+        lines_ok
+            && board
+                .mills()
+                .iter()
+                .all(|&m| board.mills().contains(&self.apply(m)))
     }
 }
 
@@ -74,7 +85,10 @@ fn search(
 ) {
     let n = board.len();
     if next == n {
-        let sym = Symmetry { image: *image, len: n as u8 };
+        let sym = Symmetry {
+            image: *image,
+            len: n as u8,
+        };
         if sym.preserves_structure(board) {
             found.push(sym);
         }
@@ -84,7 +98,8 @@ fn search(
     for candidate in board.all() - *used {
         let consistent = (0..next).all(|q| {
             let q = Point(q as u8);
-            board.adjacent(p).contains(q) == board.adjacent(candidate).contains(Point(image[q.index()]))
+            board.adjacent(p).contains(q)
+                == board.adjacent(candidate).contains(Point(image[q.index()]))
         });
         if consistent && board.adjacent(p).len() == board.adjacent(candidate).len() {
             image[next] = candidate.0;

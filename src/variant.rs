@@ -98,7 +98,9 @@ const SIX_SQUARES: &[&str] = &[
 const SIX_CONNECTORS: &[&str] = &["c5-c4", "a3-b3", "d3-e3", "c1-c2"];
 const SIX_DIAGONALS: &[&str] = &["a5-b4", "e5-d4", "a1-b2", "e1-d2"];
 const SEVEN_CROSS: &[&str] = &["c5-c4-c3-c2-c1", "a3-b3-c3-d3-e3"];
-const THREE_LINES: &[&str] = &["a3-b3-c3", "a2-b2-c2", "a1-b1-c1", "a3-a2-a1", "b3-b2-b1", "c3-c2-c1"];
+const THREE_LINES: &[&str] = &[
+    "a3-b3-c3", "a2-b2-c2", "a1-b1-c1", "a3-a2-a1", "b3-b2-b1", "c3-c2-c1",
+];
 const THREE_DIAGONALS: &[&str] = &["a1-b2-c3", "a3-b2-c1"];
 
 /// A variant's definition: name, lines (as parts to join), pieces, default flying, summary.
@@ -111,14 +113,62 @@ struct Spec {
 }
 
 const SPECS: &[Spec] = &[
-    Spec { name: "nine", lines: &[NINE_LINES], pieces: 9, flying: Flying::Three, summary: "Nine Men's Morris" },
-    Spec { name: "six", lines: &[SIX_SQUARES, SIX_CONNECTORS], pieces: 6, flying: Flying::Never, summary: "Six Men's Morris" },
-    Spec { name: "six-diag", lines: &[SIX_SQUARES, SIX_CONNECTORS, SIX_DIAGONALS], pieces: 6, flying: Flying::Never, summary: "Six Men's Morris with corner diagonals" },
-    Spec { name: "five", lines: &[SIX_SQUARES, SIX_CONNECTORS], pieces: 5, flying: Flying::Never, summary: "Five Men's Morris (six's board)" },
-    Spec { name: "seven", lines: &[SIX_SQUARES, SEVEN_CROSS], pieces: 7, flying: Flying::Never, summary: "Seven Men's Morris (six's board with a centre)" },
-    Spec { name: "three", lines: &[THREE_LINES], pieces: 3, flying: Flying::Never, summary: "Three Men's Morris" },
-    Spec { name: "three-diag", lines: &[THREE_LINES, THREE_DIAGONALS], pieces: 3, flying: Flying::Never, summary: "Three Men's Morris with diagonals" },
-    Spec { name: "twelve", lines: &[NINE_LINES, TWELVE_EXTRA], pieces: 12, flying: Flying::Three, summary: "Twelve Men's Morris (nine's board with diagonals)" },
+    Spec {
+        name: "nine",
+        lines: &[NINE_LINES],
+        pieces: 9,
+        flying: Flying::Three,
+        summary: "Nine Men's Morris",
+    },
+    Spec {
+        name: "six",
+        lines: &[SIX_SQUARES, SIX_CONNECTORS],
+        pieces: 6,
+        flying: Flying::Never,
+        summary: "Six Men's Morris",
+    },
+    Spec {
+        name: "six-diag",
+        lines: &[SIX_SQUARES, SIX_CONNECTORS, SIX_DIAGONALS],
+        pieces: 6,
+        flying: Flying::Never,
+        summary: "Six Men's Morris with corner diagonals",
+    },
+    Spec {
+        name: "five",
+        lines: &[SIX_SQUARES, SIX_CONNECTORS],
+        pieces: 5,
+        flying: Flying::Never,
+        summary: "Five Men's Morris (six's board)",
+    },
+    Spec {
+        name: "seven",
+        lines: &[SIX_SQUARES, SEVEN_CROSS],
+        pieces: 7,
+        flying: Flying::Never,
+        summary: "Seven Men's Morris (six's board with a centre)",
+    },
+    Spec {
+        name: "three",
+        lines: &[THREE_LINES],
+        pieces: 3,
+        flying: Flying::Never,
+        summary: "Three Men's Morris",
+    },
+    Spec {
+        name: "three-diag",
+        lines: &[THREE_LINES, THREE_DIAGONALS],
+        pieces: 3,
+        flying: Flying::Never,
+        summary: "Three Men's Morris with diagonals",
+    },
+    Spec {
+        name: "twelve",
+        lines: &[NINE_LINES, TWELVE_EXTRA],
+        pieces: 12,
+        flying: Flying::Three,
+        summary: "Twelve Men's Morris (nine's board with diagonals)",
+    },
 ];
 
 /// A game: a board, its symmetries and the rule values.
@@ -143,9 +193,16 @@ impl Variant {
     /// `Error::UnknownVariant` when no variant has that name.
     pub fn by_name(name: &str) -> Result<Variant, Error> {
         let spec = SPECS.iter().find(|s| s.name == name).ok_or_else(|| {
-            Error::UnknownVariant(name.to_string(), Variant::names().collect::<Vec<_>>().join(", "))
+            Error::UnknownVariant(
+                name.to_string(),
+                Variant::names().collect::<Vec<_>>().join(", "),
+            )
         })?;
-        let lines: Vec<&str> = spec.lines.iter().flat_map(|part| part.iter().copied()).collect();
+        let lines: Vec<&str> = spec
+            .lines
+            .iter()
+            .flat_map(|part| part.iter().copied())
+            .collect();
         let board = Board::from_lines(spec.name, &lines)?;
         let symmetries = Symmetry::automorphisms(&board);
         Ok(Variant {
@@ -153,7 +210,11 @@ impl Variant {
             summary: spec.summary.to_string(),
             board: Arc::new(board),
             symmetries: Arc::new(symmetries),
-            rules: Rules { pieces: spec.pieces, flying: spec.flying, removal: Removal::Standard },
+            rules: Rules {
+                pieces: spec.pieces,
+                flying: spec.flying,
+                removal: Removal::Standard,
+            },
         })
     }
 
@@ -203,6 +264,9 @@ impl Variant {
 
     /// A name for the variant and its rule set, usable as a folder name.
     pub fn rule_set_name(&self) -> String {
-        format!("{}-flying-{}-removal-{}", self.name, self.rules.flying, self.rules.removal)
+        format!(
+            "{}-flying-{}-removal-{}",
+            self.name, self.rules.flying, self.rules.removal
+        )
     }
 }

@@ -48,14 +48,15 @@ const NINE_LINES: &[&str] = &[
 const TWELVE_EXTRA: &[&str] = &["a7-b6-c5", "g7-f6-e5", "a1-b2-c3", "g1-f2-e3"];
 const SIX_SQUARES: &[&str] = &[
     // outer square
-    "a5-c5-e5", "e5-e3-e1", "a1-c1-e1", "a5-a3-a1",
-    // inner square
+    "a5-c5-e5", "e5-e3-e1", "a1-c1-e1", "a5-a3-a1", // inner square
     "b4-c4-d4", "d4-d3-d2", "b2-c2-d2", "b4-b3-b2",
 ];
 const SIX_CONNECTORS: &[&str] = &["c5-c4", "a3-b3", "d3-e3", "c1-c2"];
 const SIX_DIAG_EXTRA: &[&str] = &["a5-b4", "e5-d4", "a1-b2", "e1-d2"];
 const SEVEN_CONNECTORS: &[&str] = &["c5-c4-c3-c2-c1", "a3-b3-c3-d3-e3"];
-const THREE_LINES: &[&str] = &["a3-b3-c3", "a2-b2-c2", "a1-b1-c1", "a3-a2-a1", "b3-b2-b1", "c3-c2-c1"];
+const THREE_LINES: &[&str] = &[
+    "a3-b3-c3", "a2-b2-c2", "a1-b1-c1", "a3-a2-a1", "b3-b2-b1", "c3-c2-c1",
+];
 const THREE_DIAG_EXTRA: &[&str] = &["a1-b2-c3", "a3-b2-c1"];
 
 /// Parse a coordinate like "d7" into (file, rank), file 0 = 'a', rank as written.
@@ -193,18 +194,30 @@ impl NaiveGame {
 
     /// Start position of the variant: empty board, white to move, full hands.
     pub fn start(&self) -> String {
-        let p = Pos { cells: vec![Cell::Empty; self.names.len()], turn: 0, hand: [self.pieces; 2] };
+        let p = Pos {
+            cells: vec![Cell::Empty; self.names.len()],
+            turn: 0,
+            hand: [self.pieces; 2],
+        };
         self.format(&p)
     }
 
     /// All legal moves of the position, sorted byte-wise, no duplicates.
     pub fn moves(&self, position: &str) -> Vec<String> {
         let pos = self.parse(position);
-        let mut out: Vec<String> = self.legal_moves(&pos).iter().map(|m| self.move_name(m)).collect();
+        let mut out: Vec<String> = self
+            .legal_moves(&pos)
+            .iter()
+            .map(|m| self.move_name(m))
+            .collect();
         out.sort();
         let before = out.len();
         out.dedup();
-        assert_eq!(before, out.len(), "naive generator produced a duplicate move");
+        assert_eq!(
+            before,
+            out.len(),
+            "naive generator produced a duplicate move"
+        );
         out
     }
 
@@ -233,14 +246,19 @@ impl NaiveGame {
         if depth == 1 {
             return moves.len() as u64;
         }
-        moves.iter().map(|m| self.perft_rec(&self.apply(pos, m), depth - 1)).sum()
+        moves
+            .iter()
+            .map(|m| self.perft_rec(&self.apply(pos, m), depth - 1))
+            .sum()
     }
 
     // ---------------------------------------------------------------- rules
 
     /// Is point p part of a mill fully occupied by `color`?
     fn in_mill(&self, cells: &[Cell], p: usize, color: Cell) -> bool {
-        self.mills_at[p].iter().any(|&m| self.mills[m].iter().all(|&q| cells[q] == color))
+        self.mills_at[p]
+            .iter()
+            .any(|&m| self.mills[m].iter().all(|&q| cells[q] == color))
     }
 
     /// Generate all legal moves (unsorted).
@@ -254,7 +272,9 @@ impl NaiveGame {
         }
 
         // Step 1: (from, to) pairs without removals.
-        let empty: Vec<usize> = (0..pos.cells.len()).filter(|&p| pos.cells[p] == Cell::Empty).collect();
+        let empty: Vec<usize> = (0..pos.cells.len())
+            .filter(|&p| pos.cells[p] == Cell::Empty)
+            .collect();
         let mut steps: Vec<(Option<usize>, usize)> = Vec::new();
         if pos.hand[pos.turn] > 0 {
             for &to in &empty {
@@ -285,16 +305,28 @@ impl NaiveGame {
             let mut removable: Vec<usize> = Vec::new();
             if self.in_mill(&cells, to, me) {
                 let theirs: Vec<usize> = (0..cells.len()).filter(|&p| cells[p] == opp).collect();
-                removable = theirs.iter().copied().filter(|&p| !self.in_mill(&cells, p, opp)).collect();
+                removable = theirs
+                    .iter()
+                    .copied()
+                    .filter(|&p| !self.in_mill(&cells, p, opp))
+                    .collect();
                 if removable.is_empty() && !self.strict {
                     removable = theirs; // all in mills: standard rule allows any
                 }
             }
             if removable.is_empty() {
-                out.push(Mv { from, to, remove: None });
+                out.push(Mv {
+                    from,
+                    to,
+                    remove: None,
+                });
             } else {
                 for r in removable {
-                    out.push(Mv { from, to, remove: Some(r) });
+                    out.push(Mv {
+                        from,
+                        to,
+                        remove: Some(r),
+                    });
                 }
             }
         }
@@ -337,11 +369,19 @@ impl NaiveGame {
         let fields: Vec<&str> = position.split(' ').collect();
         assert_eq!(fields.len(), 4, "position needs 4 fields: {position:?}");
         let ranks: Vec<&str> = fields[0].split('/').collect();
-        assert_eq!(ranks.len(), self.rows.len(), "wrong number of ranks: {position:?}");
+        assert_eq!(
+            ranks.len(),
+            self.rows.len(),
+            "wrong number of ranks: {position:?}"
+        );
         let mut cells = vec![Cell::Empty; self.names.len()];
         for (row, text) in self.rows.iter().zip(&ranks) {
             let chars: Vec<char> = text.chars().collect();
-            assert_eq!(chars.len(), row.len(), "wrong rank length {text:?} in {position:?}");
+            assert_eq!(
+                chars.len(),
+                row.len(),
+                "wrong rank length {text:?} in {position:?}"
+            );
             for (&p, &ch) in row.iter().zip(&chars) {
                 cells[p] = match ch {
                     'W' => Cell::White,
@@ -356,7 +396,10 @@ impl NaiveGame {
             "b" => 1,
             t => panic!("bad turn {t:?}"),
         };
-        let hand = [fields[2].parse().expect("bad white hand"), fields[3].parse().expect("bad black hand")];
+        let hand = [
+            fields[2].parse().expect("bad white hand"),
+            fields[3].parse().expect("bad black hand"),
+        ];
         Pos { cells, turn, hand }
     }
 
@@ -375,6 +418,12 @@ impl NaiveGame {
             })
             .collect();
         let turn = if pos.turn == 0 { "w" } else { "b" };
-        format!("{} {} {} {}", rows.join("/"), turn, pos.hand[0], pos.hand[1])
+        format!(
+            "{} {} {} {}",
+            rows.join("/"),
+            turn,
+            pos.hand[0],
+            pos.hand[1]
+        )
     }
 }

@@ -1,0 +1,248 @@
+//! The command line: outputs, batch mode, help, and a clear exit 2 for every malformed input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn morris(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn malformed_positions_exit_2_naming_the_problem() {
+    let cases = [
+        ("nine", "", "expected 4 fields"),
+        (
+            "nine",
+            ".../.../.../....../.../.../... w 9",
+            "expected 4 fields",
+        ),
+        ("nine", ".../.../.../....../.../... w 9 9", "has 7 ranks"),
+        (
+            "nine",
+            ".../.../.../...../.../.../... w 9 9",
+            "has 6 points, found 5",
+        ),
+        (
+            "six",
+            "W.B/.../.W.B/.../.... b 3 4",
+            "has 3 points, found 4",
+        ),
+        (
+            "nine",
+            ".../.X./.../....../.../.../... w 9 9",
+            "unexpected character 'X' at d6",
+        ),
+        (
+            "nine",
+            ".../.../.../....../.../.../... x 9 9",
+            "turn must be w or b",
+        ),
+        (
+            "nine",
+            ".../.../.../....../.../.../... w nine 9",
+            "White's hand must be a number",
+        ),
+        (
+            "nine",
+            ".../.../.../....../.../.../... w -1 9",
+            "White's hand must be a number",
+        ),
+        (
+            "nine",
+            ".../.../.../....../.../.../... w 10 10",
+            "exceeds the 9 pieces",
+        ),
+        (
+            "nine",
+            ".../.../.../....../.../.../... w 99999999999 9",
+            "exceeds the 9 pieces",
+        ),
+        ("three", "WWW/W../... w 0 0", "more than its 3 pieces"),
+        (
+            "nine",
+            "WWW/.../.../....../.../.../... w 7 7",
+            "more than its 9 pieces",
+        ),
+        (
+            "nine",
+            ".../.../.../....../.../.../... w 9 8",
+            "both hands must be equal",
+        ),
+        (
+            "nine",
+            ".../.../.../....../.../.../... b 9 9",
+            "one more than White's",
+        ),
+        (
+            "nine",
+            ".../.../.../....../.../.../... b 0 2",
+            "one more than White's",
+        ),
+    ];
+    for (variant, position, message) in cases {
+        for command in ["moves", "perft"] {
+            let mut args = vec!["--variant", variant, command];
+            if command == "perft" {
+                args.extend(["--depth", "1"]);
+            }
+            args.push(position);
+            let out = morris(&args, "");
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{command} {position:?}: {}",
+                stderr(&out)
+            );
+            assert!(
+                stderr(&out).contains(message),
+                "{position:?}: {}",
+                stderr(&out)
+            );
+            assert!(!stderr(&out).contains("panicked"));
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    for args in [
+        &["--variant", "ten", "moves", "x"][..],
+        &["--flying", "sometimes", "perft", "--depth", "1"],
+        &["--removal", "lenient", "perft", "--depth", "1"],
+        &["perft", "--depth", "many"],
+        &["frobnicate"],
+        &["moves"],
+    ] {
+        let out = morris(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!stderr(&out).is_empty(), "{args:?}");
+    }
+    let out = morris(&["--variant", "ten", "moves", "x"], "");
+    assert!(stderr(&out).contains("unknown variant \"ten\""));
+}
+
+#[test]
+fn moves_prints_sorted_moves_and_json() {
+    let out = morris(
+        &["--variant", "six", "moves", "W.B/.../.W.B/.../... b 3 4"],
+        "",
+    );
+    assert_eq!(
+        stdout(&out),
+        "a1 a3 b2 b4 c1 c2 c4 c5 d2 d3 d4 e1xa5 e1xb3\n"
+    );
+    let out = morris(
+        &["--variant", "three", "moves", "--json", "WW./BB./... w 1 1"],
+        "",
+    );
+    assert_eq!(
+        stdout(&out),
+        "[\"a1\",\"b1\",\"c1\",\"c2\",\"c3xa2\",\"c3xb2\"]\n"
+    );
+    // Finished positions: the mover is blocked, or has fewer than three pieces.
+    for finished in ["BBB/WWW/... b 0 0", "BB./WWW/... b 0 0"] {
+        let out = morris(&["--variant", "three", "moves", finished], "");
+        assert!(out.status.success());
+        assert_eq!(stdout(&out), "\n", "{finished}");
+    }
+    let out = morris(&["--variant", "three", "moves", "BWB/WBW/... w 0 0"], "");
+    assert_eq!(stdout(&out), "a2-a1 c2-c1\n");
+}
+
+#[test]
+fn batch_mode_answers_one_line_per_position_in_order() {
+    let input = ".../.../.../....../.../.../... w 9 9\nnot a position\nW../.../.../....../.../.../... b 8 9\n";
+    let out = morris(&["moves", "--json", "-"], input);
+    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        serde_json::from_str::<Vec<String>>(lines[0]).unwrap().len(),
+        24
+    );
+    assert!(lines[1].starts_with("error: "));
+    assert_eq!(
+        serde_json::from_str::<Vec<String>>(lines[2]).unwrap().len(),
+        23
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let out = morris(
+        &["--variant", "six", "perft", "--depth", "2", "-"],
+        ".../.../..../.../... w 6 6\n",
+    );
+    assert_eq!(stdout(&out), "240\n");
+    assert!(out.status.success());
+}
+
+#[test]
+fn perft_prints_the_count_last() {
+    let out = morris(
+        &["--variant", "three", "perft", "--depth", "2", "--divide"],
+        "",
+    );
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 10);
+    assert_eq!(lines[0], "a1 8");
+    assert_eq!(*lines.last().unwrap(), "72");
+}
+
+#[test]
+fn help_explains_every_subcommand_and_option() {
+    let out = morris(&["--help"], "");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for word in [
+        "moves",
+        "perft",
+        "variants",
+        "--variant",
+        "--flying",
+        "--removal",
+        "ROWS TURN",
+    ] {
+        assert!(text.contains(word), "--help lacks {word}");
+    }
+    for (sub, words) in [
+        ("moves", &["--json", "standard input"][..]),
+        ("perft", &["--depth", "--divide"]),
+    ] {
+        let out = morris(&[sub, "--help"], "");
+        assert!(out.status.success());
+        for word in words {
+            assert!(stdout(&out).contains(word), "{sub} --help lacks {word}");
+        }
+    }
+}
+
+#[test]
+fn variants_lists_every_variant_as_json() {
+    let out = morris(&["variants", "--json"], "");
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let nine = list.iter().find(|v| v["name"] == "nine").unwrap();
+    assert_eq!(nine["points"], 24);
+    assert_eq!(nine["mills"], 16);
+    assert_eq!(nine["symmetries"], 16);
+    assert_eq!(nine["flying"], "three");
+    assert_eq!(list.len(), 8);
+}
