@@ -1,6 +1,7 @@
 //! Argument parsing and the subcommands' output.
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::anyhow;
@@ -115,6 +116,21 @@ enum Command {
         /// The position, or `-` to read one per line from standard input and answer one line each.
         position: String,
     },
+    /// Solve the game (or part of it) into a database folder, resuming what is already solved.
+    ///
+    /// Work units (strongly connected sets of sectors) are solved dependencies first; sectors
+    /// whose files are complete and valid are skipped, so an interrupted run picks up where it
+    /// stopped. Prints the start position's value when the whole game is solved.
+    Solve(SolveArgs),
+    /// Print per solved sector: canonical and raw positions, wins, losses, draws, maximum depth.
+    Stats {
+        /// The database folder (a subfolder per variant and rule set).
+        #[arg(long, default_value = "db")]
+        db: PathBuf,
+        /// Print one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Count the move sequences of a given length (the last line printed is the count).
     Perft {
         /// Length of the move sequences to count.
@@ -126,6 +142,29 @@ enum Command {
         /// The position (default: the start), or `-` to read one per line from standard input.
         position: Option<String>,
     },
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The database folder; each variant and rule set gets a subfolder of sector files.
+    #[arg(long, default_value = "db")]
+    pub db: PathBuf,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Only the moving-phase sectors with at most K pieces per side (the endgame databases).
+    #[arg(long, value_name = "K")]
+    pub max_pieces: Option<u8>,
+    /// Only this sector `W-B-WF-BF` (mover on board, opponent on board, mover's hand,
+    /// opponent's hand) and the sectors it depends on.
+    #[arg(long, value_name = "W-B-WF-BF", conflicts_with = "max_pieces")]
+    pub sector: Option<String>,
+    /// List the work units in dependency order with their sizes, and solve nothing.
+    #[arg(long)]
+    pub plan: bool,
+    /// No progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Parses the command line and runs the subcommand.
@@ -145,6 +184,8 @@ pub fn run() -> Result<ExitCode, Failure> {
     let variant = cli.game.variant()?;
     match cli.command {
         Command::Variants { json } => variants(json),
+        Command::Solve(args) => crate::solve_cmd::solve(&variant, &args),
+        Command::Stats { db, json } => crate::solve_cmd::stats(&variant, &db, json),
         Command::Moves { json, position } => for_each_position(&variant, &position, |pos, turn| {
             Ok(moves_line(&variant, pos, turn, json))
         }),

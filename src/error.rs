@@ -42,4 +42,46 @@ pub enum Error {
         /// What is wrong.
         why: String,
     },
+    /// A sector name is malformed or its counts do not fit the variant.
+    #[error("invalid sector {sector}: {why}")]
+    Sector {
+        /// The sector as given.
+        sector: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A file or folder could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// A database file is damaged.
+    #[error("{path}: damaged: {why}")]
+    Corrupt {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// A database file belongs to another variant, rule set or sector.
+    #[error("{path}: {why}")]
+    Mismatch {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What it holds instead.
+        why: String,
+    },
+    /// A sector needed to answer is not in the database.
+    #[error("sector {sector} is not solved in {dir}; run `{command}`")]
+    Missing {
+        /// The sector.
+        sector: String,
+        /// The database folder.
+        dir: std::path::PathBuf,
+        /// The command that solves it.
+        command: String,
+    },
 }

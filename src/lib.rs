@@ -3,13 +3,19 @@
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod db;
 pub mod error;
+pub mod index;
 pub mod movegen;
 pub mod mv;
 pub mod perft;
 pub mod point;
 pub mod position;
+pub mod sector;
+pub mod solve;
+pub mod storage;
 pub mod symmetry;
+pub mod value;
 pub mod variant;
 
 pub use board::Board;
@@ -18,4 +24,5 @@ pub use mv::Move;
 pub use point::{Point, PointSet};
 pub use position::{Color, Position};
 pub use symmetry::Symmetry;
+pub use value::Value;
 pub use variant::{Flying, Removal, Rules, Variant};

@@ -1,0 +1,146 @@
+//! A database folder: one sector file per solved sector of one variant and rule set.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::error::Error;
+use crate::index::{Orbits, SectorIndex};
+use crate::movegen::too_few_pieces;
+use crate::position::Position;
+use crate::sector::Sector;
+use crate::storage::SectorFile;
+use crate::value::Value;
+use crate::variant::Variant;
+
+/// The solved sectors of one variant and rule set, under `DIR/<rule set>/`, opened lazily.
+pub struct Database {
+    root: PathBuf,
+    dir: PathBuf,
+    variant: Variant,
+    orbits: Arc<Orbits>,
+    files: Mutex<HashMap<Sector, Arc<SectorFile>>>,
+}
+
+impl Database {
+    /// The database of `variant` under `root` (the folder need not exist yet).
+    ///
+    /// # Errors
+    /// `Error::Mismatch` when `root` is itself a rule-set folder (it holds sector files).
+    pub fn new(root: &Path, variant: &Variant) -> Result<Database, Error> {
+        if let Ok(entries) = fs::read_dir(root) {
+            let holds_sectors = entries
+                .flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "sec"));
+            if holds_sectors {
+                return Err(Error::Mismatch {
+                    path: root.to_path_buf(),
+                    why: "is a rule-set folder (it holds sector files); pass the folder above it to --db".into(),
+                });
+            }
+        }
+        Ok(Database {
+            root: root.to_path_buf(),
+            dir: root.join(variant.rule_set_name()),
+            variant: variant.clone(),
+            orbits: Arc::new(Orbits::new(variant)),
+            files: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The variant and rule set.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// The folder holding this rule set's sector files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The folder given as `--db`.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The shared orbit tables.
+    pub fn orbits(&self) -> &Arc<Orbits> {
+        &self.orbits
+    }
+
+    /// The index of a sector.
+    pub fn index(&self, sector: Sector) -> SectorIndex {
+        SectorIndex::new(self.orbits.clone(), sector)
+    }
+
+    /// Where a sector's file lives.
+    pub fn path(&self, sector: Sector) -> PathBuf {
+        self.dir.join(format!("{sector}.sec"))
+    }
+
+    /// The sectors whose files are present (not checked), in increasing order.
+    pub fn present(&self) -> Vec<Sector> {
+        let mut out: Vec<Sector> = fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                name.strip_suffix(".sec")?.parse().ok()
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The opened, checked file of a solved sector.
+    ///
+    /// # Errors
+    /// `Error::Missing` when the sector has no file; the errors of [`SectorFile::open`].
+    pub fn sector(&self, sector: Sector) -> Result<Arc<SectorFile>, Error> {
+        if let Some(f) = self.files.lock().unwrap().get(&sector) {
+            return Ok(f.clone());
+        }
+        let path = self.path(sector);
+        if !path.exists() {
+            return Err(Error::Missing {
+                sector: sector.to_string(),
+                dir: self.dir.clone(),
+                command: format!(
+                    "morris solve --variant {} --flying {} --removal {} --db {} --sector {sector}",
+                    self.variant.name(),
+                    self.variant.rules().flying,
+                    self.variant.rules().removal,
+                    self.root.display()
+                ),
+            });
+        }
+        let file = Arc::new(SectorFile::open(&path, &self.variant, sector)?);
+        self.files.lock().unwrap().insert(sector, file.clone());
+        Ok(file)
+    }
+
+    /// Forgets opened files (after they were rewritten).
+    pub fn forget(&self) {
+        self.files.lock().unwrap().clear();
+    }
+
+    /// The value of any valid position: finished positions are losses at depth 0 without a
+    /// file; others are read from their sector.
+    ///
+    /// # Errors
+    /// As [`Database::sector`].
+    pub fn probe(&self, pos: &Position) -> Result<Value, Error> {
+        if too_few_pieces(pos) {
+            return Ok(Value::Loss(0));
+        }
+        let sector = Sector::of(pos);
+        let file = self.sector(sector)?;
+        let slot = self.index(sector).index(pos);
+        file.cell(slot).ok_or_else(|| Error::Corrupt {
+            path: file.path().to_path_buf(),
+            why: format!("slot {slot} of a canonical position is marked unused"),
+        })
+    }
+}

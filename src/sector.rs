@@ -1,0 +1,242 @@
+//! Sectors (`W-B-WF-BF` piece counts, mover-relative), the sector graph and its work units.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::Error;
+use crate::position::Position;
+use crate::variant::Variant;
+
+/// The positions with given counts: mover on board, opponent on board, mover's and opponent's hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Sector {
+    /// The mover's pieces on the board.
+    pub mover: u8,
+    /// The opponent's pieces on the board.
+    pub opponent: u8,
+    /// The mover's pieces in hand.
+    pub mover_hand: u8,
+    /// The opponent's pieces in hand.
+    pub opponent_hand: u8,
+}
+
+impl Sector {
+    /// The sector holding `pos`.
+    #[inline]
+    pub fn of(pos: &Position) -> Sector {
+        Sector {
+            mover: pos.mover.len() as u8,
+            opponent: pos.opponent.len() as u8,
+            mover_hand: pos.mover_hand,
+            opponent_hand: pos.opponent_hand,
+        }
+    }
+
+    /// The sector of a variant's start position.
+    pub fn start(variant: &Variant) -> Sector {
+        Sector::of(&Position::start(variant))
+    }
+
+    /// Whether both hands are empty (the moving phase).
+    pub fn is_moving(&self) -> bool {
+        self.mover_hand == 0 && self.opponent_hand == 0
+    }
+
+    /// Whether the mover has lost already: fewer than three pieces on board and in hand.
+    /// Such sectors are never stored; their positions are losses at depth 0.
+    pub fn is_terminal(&self) -> bool {
+        self.mover as u32 + (self.mover_hand as u32) < 3
+    }
+
+    /// Checks that the counts fit the variant: pieces owned, points on the board, alternating
+    /// hands.
+    ///
+    /// # Errors
+    /// `Error::Sector` naming the problem.
+    pub fn check(&self, variant: &Variant) -> Result<(), Error> {
+        let fail = |why: String| {
+            Err(Error::Sector {
+                sector: self.to_string(),
+                why,
+            })
+        };
+        let pieces = variant.pieces();
+        if self.mover as u32 + self.mover_hand as u32 > pieces as u32
+            || self.opponent as u32 + self.opponent_hand as u32 > pieces as u32
+        {
+            return fail(format!(
+                "a side has more than the {pieces} pieces of {}",
+                variant.name()
+            ));
+        }
+        if self.mover as usize + self.opponent as usize > variant.board().len() {
+            return fail(format!(
+                "more pieces than the {} points of the board",
+                variant.board().len()
+            ));
+        }
+        if self.mover_hand != self.opponent_hand && self.mover_hand != self.opponent_hand + 1 {
+            return fail("the mover's hand must equal the opponent's or be one more".into());
+        }
+        Ok(())
+    }
+
+    /// The non-terminal sectors one move leads to, seen from the new mover.
+    pub fn successors(&self, variant: &Variant) -> Vec<Sector> {
+        let mut out = Vec::with_capacity(2);
+        let (w, b) = (self.mover, self.opponent);
+        let (after, can_mill) = if self.mover_hand > 0 {
+            (w + 1, w + 1 >= 3)
+        } else {
+            (w, w >= 3)
+        };
+        let hand = self.mover_hand.saturating_sub(1);
+        let plain = Sector {
+            mover: b,
+            opponent: after,
+            mover_hand: self.opponent_hand,
+            opponent_hand: hand,
+        };
+        if (after + b) as usize <= variant.board().len() {
+            out.push(plain);
+            // A mill needs three of the mover's pieces on the board, and something to remove.
+            if can_mill && b > 0 {
+                out.push(Sector {
+                    mover: b - 1,
+                    ..plain
+                });
+            }
+        }
+        out.retain(|s| !s.is_terminal());
+        out
+    }
+}
+
+impl fmt::Display for Sector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}-{}-{}-{}",
+            self.mover, self.opponent, self.mover_hand, self.opponent_hand
+        )
+    }
+}
+
+impl FromStr for Sector {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Sector, Error> {
+        let fail = || Error::Sector {
+            sector: s.to_string(),
+            why: "expected four counts W-B-WF-BF, e.g. 3-3-0-0".into(),
+        };
+        let parts: Vec<u8> = s
+            .split('-')
+            .map(|p| p.parse::<u8>().map_err(|_| fail()))
+            .collect::<Result<_, _>>()?;
+        match parts[..] {
+            [mover, opponent, mover_hand, opponent_hand] => Ok(Sector {
+                mover,
+                opponent,
+                mover_hand,
+                opponent_hand,
+            }),
+            _ => Err(fail()),
+        }
+    }
+}
+
+/// Sectors that must be solved together: a strongly connected component of the sector graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkUnit {
+    /// The sectors, in increasing order.
+    pub sectors: Vec<Sector>,
+    /// Whether moves lead from the unit back into it (then it needs retrograde analysis;
+    /// otherwise one forward pass).
+    pub cyclic: bool,
+}
+
+/// The work units needed for a set of target sectors, dependencies first.
+pub fn plan(variant: &Variant, roots: &[Sector]) -> Vec<WorkUnit> {
+    // Everything reachable from the roots.
+    let mut graph: BTreeMap<Sector, Vec<Sector>> = BTreeMap::new();
+    let mut stack: Vec<Sector> = roots.iter().copied().filter(|s| !s.is_terminal()).collect();
+    while let Some(s) = stack.pop() {
+        if graph.contains_key(&s) {
+            continue;
+        }
+        let succ = s.successors(variant);
+        stack.extend(succ.iter().copied());
+        graph.insert(s, succ);
+    }
+    strongly_connected(&graph)
+}
+
+/// Tarjan's algorithm; it emits each component after every component it reaches, which is
+/// exactly the order in which work units must be solved.
+fn strongly_connected(graph: &BTreeMap<Sector, Vec<Sector>>) -> Vec<WorkUnit> {
+    struct State<'a> {
+        graph: &'a BTreeMap<Sector, Vec<Sector>>,
+        index: BTreeMap<Sector, usize>,
+        low: BTreeMap<Sector, usize>,
+        stack: Vec<Sector>,
+        on_stack: BTreeSet<Sector>,
+        units: Vec<WorkUnit>,
+    }
+    fn visit(st: &mut State, v: Sector) {
+        let i = st.index.len();
+        st.index.insert(v, i);
+        st.low.insert(v, i);
+        st.stack.push(v);
+        st.on_stack.insert(v);
+        for &w in &st.graph[&v] {
+            if !st.index.contains_key(&w) {
+                visit(st, w);
+                let lw = st.low[&w];
+                let lv = st.low.get_mut(&v).unwrap();
+                *lv = (*lv).min(lw);
+            } else if st.on_stack.contains(&w) {
+                let iw = st.index[&w];
+                let lv = st.low.get_mut(&v).unwrap();
+                *lv = (*lv).min(iw);
+            }
+        }
+        if st.low[&v] == st.index[&v] {
+            let mut sectors = Vec::new();
+            loop {
+                let w = st.stack.pop().unwrap();
+                st.on_stack.remove(&w);
+                sectors.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            sectors.sort();
+            let cyclic = sectors.len() > 1 || st.graph[&v].contains(&v);
+            st.units.push(WorkUnit { sectors, cyclic });
+        }
+    }
+    let mut st = State {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        units: Vec::new(),
+    };
+    for &v in graph.keys() {
+        if !st.index.contains_key(&v) {
+            visit(&mut st, v);
+        }
+    }
+    st.units
+}
+
+/// The moving-phase sectors reachable from the start with at most `k` pieces a side on the board.
+pub fn endgame_roots(variant: &Variant, k: u8) -> Vec<Sector> {
+    plan(variant, &[Sector::start(variant)])
+        .into_iter()
+        .flat_map(|u| u.sectors)
+        .filter(|s| s.is_moving() && s.mover <= k && s.opponent <= k)
+        .collect()
+}

@@ -1,0 +1,427 @@
+//! Parallel retrograde analysis of work units, writing one sector file per sector.
+//!
+//! Each position of the unit holds a 16-bit state and an 8-bit counter of unresolved children
+//! inside the unit (3 bytes). Children in solved sectors are read from their files once, when
+//! the unit is initialised. Then levels 0, 1, 2, ... are resolved in order: a position pending
+//! at level `d` becomes final, and its predecessors (from un-moves) learn of it: a loss at `d`
+//! makes them wins at `d + 1`; a win decrements their counters, and a counter reaching zero
+//! makes a loss at one more than the deepest child. Wins come out shortest, losses longest;
+//! what never resolves is a draw.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
+
+use crate::db::Database;
+use crate::error::Error;
+use crate::index::SectorIndex;
+use crate::movegen::{for_each_move, for_each_unmove, play, too_few_pieces, MAX_MOVES};
+use crate::position::Position;
+use crate::sector::{Sector, WorkUnit};
+use crate::storage::{
+    encode_cell, max_depth_for_width, write_sector, Header, SectorFile, SectorStats,
+};
+use crate::value::Value;
+
+/// Receives progress reports; the command line draws bars from them.
+pub trait Progress: Sync {
+    /// A phase of the current work unit begins, with `total` steps.
+    fn phase(&self, _name: &str, _total: u64) {}
+    /// `n` more steps of the current phase are done.
+    fn advance(&self, _n: u64) {}
+}
+
+/// Reports nothing.
+pub struct Silent;
+impl Progress for Silent {}
+
+// Working states of a position (16 bits).
+const MAX_LEVEL: u32 = 0x3FFF;
+/// 0..=MAX_LEVEL: final depth.
+const UNRESOLVED: u16 = 0x4000; // | (1 + deepest winning child outside the unit), or 0
+const PENDING: u16 = 0x8000; // | depth at which it becomes final
+const UNUSED: u16 = 0xFFFF;
+
+#[inline]
+fn is_unresolved(s: u16) -> bool {
+    s & 0xC000 == UNRESOLVED
+}
+
+#[inline]
+fn is_pending(s: u16) -> bool {
+    s & 0xC000 == PENDING && s != UNUSED
+}
+
+const CHUNK: usize = 1 << 14;
+
+/// One sector of the unit being solved.
+struct Part {
+    index: SectorIndex,
+    state: Vec<AtomicU16>,
+    counter: Vec<AtomicU8>,
+}
+
+/// A solved sector a unit's moves lead into.
+struct Child {
+    sector: Sector,
+    index: SectorIndex,
+    file: Arc<SectorFile>,
+}
+
+struct Unit<'a> {
+    db: &'a Database,
+    parts: Vec<Part>,
+    children: Vec<Child>,
+    max_pending: AtomicU32,
+    error: Mutex<Option<Error>>,
+}
+
+impl Unit<'_> {
+    #[inline]
+    fn part_of(&self, sector: Sector) -> Option<usize> {
+        self.parts.iter().position(|p| p.index.sector() == sector)
+    }
+
+    fn fail(&self, e: Error) {
+        self.error.lock().unwrap().get_or_insert(e);
+    }
+
+    #[inline]
+    fn set_pending(&self, part: usize, slot: usize, depth: u32, from: u16) -> bool {
+        let ok = self.parts[part].state[slot]
+            .compare_exchange(from, PENDING | depth as u16, Relaxed, Relaxed)
+            .is_ok();
+        if ok {
+            self.max_pending.fetch_max(depth, Relaxed);
+        }
+        ok
+    }
+
+    /// Reads children outside the unit and counts distinct children inside it.
+    fn init(&self, part: usize, slot: usize) {
+        let p = &self.parts[part];
+        let Some(pos) = p.index.position(slot as u64) else {
+            p.state[slot].store(UNUSED, Relaxed);
+            return;
+        };
+        let mut best_win = u32::MAX;
+        let mut deepest_win: Option<u32> = None;
+        let mut draw = false;
+        let mut any = false;
+        let mut inside: ArrayVec<(u8, u64), MAX_MOVES> = ArrayVec::new();
+        for_each_move(self.db.variant(), &pos, |mv| {
+            any = true;
+            let child = play(&pos, mv);
+            if too_few_pieces(&child) {
+                best_win = best_win.min(1);
+                return;
+            }
+            let sector = Sector::of(&child);
+            if let Some(k) = self.part_of(sector) {
+                inside.push((k as u8, self.parts[k].index.index(&child)));
+                return;
+            }
+            match self.children.iter().find(|c| c.sector == sector) {
+                Some(c) => match c.file.cell(c.index.index(&child)) {
+                    Some(Value::Loss(d)) => best_win = best_win.min(d + 1),
+                    Some(Value::Win(d)) => deepest_win = Some(deepest_win.unwrap_or(0).max(d)),
+                    Some(Value::Draw) => draw = true,
+                    None => self.fail(Error::Corrupt {
+                        path: c.file.path().to_path_buf(),
+                        why: "a canonical position's slot is marked unused".into(),
+                    }),
+                },
+                None => self.fail(Error::Sector {
+                    sector: sector.to_string(),
+                    why: "reached by a move but not among the unit's dependencies".into(),
+                }),
+            }
+        });
+        inside.sort_unstable();
+        let mut distinct = 0usize;
+        for (i, c) in inside.iter().enumerate() {
+            if i == 0 || inside[i - 1] != *c {
+                distinct += 1;
+            }
+        }
+        let count = distinct + draw as usize;
+        if count > u8::MAX as usize {
+            self.fail(Error::Sector {
+                sector: p.index.sector().to_string(),
+                why: format!("a position has {count} children, more than a counter holds"),
+            });
+            return;
+        }
+        p.counter[slot].store(count as u8, Relaxed);
+        let pending = if !any {
+            Some(0)
+        } else if best_win != u32::MAX {
+            Some(best_win)
+        } else if count == 0 {
+            Some(deepest_win.map_or(1, |d| d + 1))
+        } else {
+            None
+        };
+        match pending {
+            Some(d) if d > MAX_LEVEL => self.fail(Error::Sector {
+                sector: p.index.sector().to_string(),
+                why: format!("depth {d} exceeds {MAX_LEVEL}"),
+            }),
+            Some(d) => {
+                p.state[slot].store(PENDING | d as u16, Relaxed);
+                self.max_pending.fetch_max(d, Relaxed);
+            }
+            None => p.state[slot].store(
+                UNRESOLVED | deepest_win.map_or(0, |d| d as u16 + 1),
+                Relaxed,
+            ),
+        }
+    }
+
+    /// Finalises a position pending at `level` and tells its predecessors in the unit.
+    fn resolve(&self, part: usize, slot: usize, level: u32) {
+        let p = &self.parts[part];
+        p.state[slot].store(level as u16, Relaxed);
+        let pos = p
+            .index
+            .position(slot as u64)
+            .expect("pending slots are used");
+        let mut preds: ArrayVec<(u8, u64), MAX_MOVES> = ArrayVec::new();
+        for_each_unmove(self.db.variant(), &pos, |prev, _| {
+            if let Some(k) = self.part_of(Sector::of(&prev)) {
+                if !preds.is_full() {
+                    preds.push((k as u8, self.parts[k].index.index(&prev)));
+                } else {
+                    self.fail(Error::Sector {
+                        sector: p.index.sector().to_string(),
+                        why: "too many predecessors".into(),
+                    });
+                }
+            }
+        });
+        preds.sort_unstable();
+        for (i, &(k, j)) in preds.iter().enumerate() {
+            if i > 0 && preds[i - 1] == (k, j) {
+                continue;
+            }
+            let (k, j) = (k as usize, j as usize);
+            let cell = &self.parts[k].state[j];
+            if level % 2 == 0 {
+                // The child loses: the predecessor wins at level + 1 unless it already wins sooner.
+                let mut cur = cell.load(Relaxed);
+                loop {
+                    let sooner = is_pending(cur) && (cur & !PENDING) as u32 <= level + 1;
+                    if !(is_unresolved(cur) || (is_pending(cur) && !sooner)) {
+                        break;
+                    }
+                    if self.set_pending(k, j, level + 1, cur) {
+                        break;
+                    }
+                    cur = cell.load(Relaxed);
+                }
+            } else if self.parts[k].counter[j].fetch_sub(1, Relaxed) == 1 {
+                // Every child now wins: a loss after the deepest of them.
+                let cur = cell.load(Relaxed);
+                if is_unresolved(cur) {
+                    let outside = (cur & !UNRESOLVED) as u32;
+                    self.set_pending(k, j, (level + 1).max(outside), cur);
+                }
+            }
+        }
+    }
+
+    fn take_error(&self) -> Result<(), Error> {
+        match self.error.lock().unwrap().take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The chunks of all parts, for parallel iteration.
+fn chunks(parts: &[Part]) -> Vec<(usize, usize, usize)> {
+    let mut out = Vec::new();
+    for (k, p) in parts.iter().enumerate() {
+        let n = p.state.len();
+        let mut start = 0;
+        while start < n {
+            out.push((k, start, (start + CHUNK).min(n)));
+            start += CHUNK;
+        }
+    }
+    out
+}
+
+/// Solves one work unit (its dependencies must be solved in `db`) and writes its sector files.
+///
+/// # Errors
+/// A missing or damaged dependency, a write failure, or a limit of the working state.
+pub fn solve_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Result<(), Error> {
+    let parts: Vec<Part> = unit
+        .sectors
+        .iter()
+        .map(|&s| {
+            let index = db.index(s);
+            let n = index.size() as usize;
+            Part {
+                index,
+                state: (0..n).map(|_| AtomicU16::new(UNUSED)).collect(),
+                counter: (0..n).map(|_| AtomicU8::new(0)).collect(),
+            }
+        })
+        .collect();
+    let mut children = Vec::new();
+    for &s in &unit.sectors {
+        for c in s.successors(db.variant()) {
+            if !unit.sectors.contains(&c) && !children.iter().any(|x: &Child| x.sector == c) {
+                children.push(Child {
+                    sector: c,
+                    index: db.index(c),
+                    file: db.sector(c)?,
+                });
+            }
+        }
+    }
+    let u = Unit {
+        db,
+        parts,
+        children,
+        max_pending: AtomicU32::new(0),
+        error: Mutex::new(None),
+    };
+    let work = chunks(&u.parts);
+    let total: u64 = u.parts.iter().map(|p| p.state.len() as u64).sum();
+
+    progress.phase("reading children", total);
+    work.par_iter().for_each(|&(k, a, b)| {
+        for slot in a..b {
+            u.init(k, slot);
+        }
+        progress.advance((b - a) as u64);
+    });
+    u.take_error()?;
+
+    if unit.cyclic {
+        let mut level = 0u32;
+        progress.phase("retrograde levels", u.max_pending.load(Relaxed) as u64 + 1);
+        while level <= u.max_pending.load(Relaxed) {
+            work.par_iter().for_each(|&(k, a, b)| {
+                for (slot, state) in u.parts[k].state[a..b].iter().enumerate() {
+                    if state.load(Relaxed) == PENDING | level as u16 {
+                        u.resolve(k, a + slot, level);
+                    }
+                }
+            });
+            u.take_error()?;
+            level += 1;
+            progress.phase("retrograde levels", u.max_pending.load(Relaxed) as u64 + 1);
+            progress.advance(level as u64);
+        }
+    }
+
+    progress.phase("writing", total);
+    for part in &u.parts {
+        write_part(db, part, progress)?;
+    }
+    db.forget();
+    Ok(())
+}
+
+/// The final value of a working state once the levels are done.
+#[inline]
+fn final_cell(s: u16) -> Option<Value> {
+    match s {
+        UNUSED => None,
+        s if is_pending(s) => Some(Value::from_depth((s & !PENDING) as u32)),
+        s if is_unresolved(s) => Some(Value::Draw),
+        s => Some(Value::from_depth(s as u32)),
+    }
+}
+
+fn write_part(db: &Database, part: &Part, progress: &dyn Progress) -> Result<(), Error> {
+    let index = &part.index;
+    let n = part.state.len();
+    let stats = (0..n)
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .fold(SectorStats::default, |mut st, slot| {
+            let Some(value) = final_cell(part.state[slot].load(Relaxed)) else {
+                return st;
+            };
+            let images = if index.free_orbit(slot as u64) {
+                index.group_size()
+            } else {
+                index.images(&index.position(slot as u64).unwrap())
+            };
+            st.positions += 1;
+            st.raw_positions += images;
+            match value {
+                Value::Win(d) | Value::Loss(d) => st.max_depth = st.max_depth.max(d),
+                Value::Draw => {}
+            }
+            match value {
+                Value::Win(_) => {
+                    st.win += 1;
+                    st.raw_win += images;
+                }
+                Value::Loss(_) => {
+                    st.loss += 1;
+                    st.raw_loss += images;
+                }
+                Value::Draw => {
+                    st.draw += 1;
+                    st.raw_draw += images;
+                }
+            }
+            st
+        })
+        .reduce(SectorStats::default, |a, b| SectorStats {
+            positions: a.positions + b.positions,
+            win: a.win + b.win,
+            loss: a.loss + b.loss,
+            draw: a.draw + b.draw,
+            raw_positions: a.raw_positions + b.raw_positions,
+            raw_win: a.raw_win + b.raw_win,
+            raw_loss: a.raw_loss + b.raw_loss,
+            raw_draw: a.raw_draw + b.raw_draw,
+            max_depth: a.max_depth.max(b.max_depth),
+        });
+    let mut header = Header::new(db.variant(), index.sector(), n as u64);
+    header.cell_width = if stats.max_depth <= max_depth_for_width(1) {
+        1
+    } else {
+        2
+    };
+    header.stats = stats;
+    fs_create_dir(db)?;
+    let width = header.cell_width;
+    write_sector(&db.path(index.sector()), &mut header, |a, b, out| {
+        for slot in a..b {
+            encode_cell(
+                final_cell(part.state[slot as usize].load(Relaxed)),
+                width,
+                out,
+            );
+        }
+        progress.advance(b - a);
+    })
+}
+
+fn fs_create_dir(db: &Database) -> Result<(), Error> {
+    std::fs::create_dir_all(db.dir()).map_err(|e| Error::Io {
+        path: db.dir().to_path_buf(),
+        source: e,
+    })
+}
+
+/// Whether a sector's file is present and passes every check (header, rules, checksum).
+pub fn is_solved(db: &Database, sector: Sector) -> bool {
+    db.sector(sector).is_ok()
+}
+
+/// The value of the start position, if its sector is solved.
+pub fn start_value(db: &Database) -> Option<Value> {
+    db.probe(&Position::start(db.variant())).ok()
+}

@@ -1,0 +1,283 @@
+//! The `solve` and `stats` subcommands: planning, progress bars, resuming, and reports.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::anyhow;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use morris::db::Database;
+use morris::sector::{endgame_roots, plan, Sector, WorkUnit};
+use morris::solve::{is_solved, solve_unit, start_value, Progress};
+use morris::storage::SectorStats;
+use morris::{Error, Value, Variant};
+
+use crate::cli::{Failure, SolveArgs, EXIT_BAD_INPUT};
+
+/// Draws the phase bar of the current work unit.
+struct Bars {
+    phase: ProgressBar,
+}
+
+impl Progress for Bars {
+    fn phase(&self, name: &str, total: u64) {
+        if self.phase.message() != name {
+            self.phase.set_position(0);
+            self.phase.set_message(name.to_string());
+        }
+        self.phase.set_length(total);
+    }
+    fn advance(&self, n: u64) {
+        self.phase.inc(n);
+    }
+}
+
+fn bad(msg: String) -> Failure {
+    Failure {
+        code: EXIT_BAD_INPUT,
+        error: anyhow!(msg),
+    }
+}
+
+/// Work units for the arguments: the whole game, the endgames, or one sector and its needs.
+fn units_for(variant: &Variant, args: &SolveArgs) -> Result<Vec<WorkUnit>, Failure> {
+    let roots = if let Some(text) = &args.sector {
+        let sector: Sector = text.parse()?;
+        sector.check(variant)?;
+        if sector.is_terminal() {
+            return Err(bad(format!(
+                "sector {sector}: the mover has fewer than three pieces, so every position is lost at depth 0 and nothing is stored"
+            )));
+        }
+        vec![sector]
+    } else if let Some(k) = args.max_pieces {
+        if k < 3 {
+            return Err(bad(format!(
+                "--max-pieces {k}: a side needs at least 3 pieces to play"
+            )));
+        }
+        endgame_roots(variant, k)
+    } else {
+        vec![Sector::start(variant)]
+    };
+    Ok(plan(variant, &roots))
+}
+
+fn slots(db: &Database, unit: &WorkUnit) -> u64 {
+    unit.sectors.iter().map(|&s| db.index(s).size()).sum()
+}
+
+fn unit_name(unit: &WorkUnit) -> String {
+    unit.sectors
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `morris solve`.
+pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
+    let units = units_for(variant, args)?;
+    let db = Database::new(&args.db, variant)?;
+    if args.plan {
+        println!("{:>4}  {:>14}  {:<8}  sectors", "unit", "slots", "kind");
+        let mut total = 0;
+        for (i, u) in units.iter().enumerate() {
+            let n = slots(&db, u);
+            total += n;
+            let kind = if u.cyclic { "cyclic" } else { "forward" };
+            println!("{:>4}  {:>14}  {:<8}  {}", i + 1, n, kind, unit_name(u));
+        }
+        let sectors: usize = units.iter().map(|u| u.sectors.len()).sum();
+        println!(
+            "{} work units, {sectors} sectors, {total} index slots",
+            units.len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.threads == Some(0) {
+        return Err(bad("--threads must be at least 1".into()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| bad(format!("cannot start worker threads: {e}")))?;
+    std::fs::create_dir_all(db.dir()).map_err(|e| {
+        Failure::from(Error::Io {
+            path: db.dir().to_path_buf(),
+            source: e,
+        })
+    })?;
+
+    let multi = MultiProgress::with_draw_target(if args.quiet {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    });
+    let overall = multi.add(ProgressBar::new(units.len() as u64));
+    overall.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>8} [{bar:30}] {pos}/{len} units {elapsed_precise} {msg}",
+        )
+        .unwrap()
+        .progress_chars("=> "),
+    );
+    overall.set_prefix("solve");
+    let phase = multi.add(ProgressBar::new(0));
+    phase.set_style(
+        ProgressStyle::with_template("{prefix:>8} [{bar:30}] {pos}/{len} {msg} ({eta})")
+            .unwrap()
+            .progress_chars("=> "),
+    );
+    phase.set_prefix("unit");
+    let bars = Bars { phase };
+
+    let started = Instant::now();
+    let mut solved = 0;
+    for unit in &units {
+        overall.set_message(unit_name(unit));
+        if unit.sectors.iter().all(|&s| is_solved(&db, s)) {
+            overall.inc(1);
+            continue;
+        }
+        let t = Instant::now();
+        pool.install(|| solve_unit(&db, unit, &bars))?;
+        solved += 1;
+        overall.inc(1);
+        if !args.quiet {
+            let _ = multi.println(format!(
+                "solved {} ({} slots) in {:.2?}",
+                unit_name(unit),
+                slots(&db, unit),
+                t.elapsed()
+            ));
+        }
+    }
+    bars.phase.finish_and_clear();
+    overall.finish_and_clear();
+    println!(
+        "{} work units ({solved} solved now, {} already done) in {:.2?}; database {}",
+        units.len(),
+        units.len() - solved,
+        started.elapsed(),
+        db.dir().display()
+    );
+    if args.sector.is_none() && args.max_pieces.is_none() {
+        if let Some(v) = start_value(&db) {
+            println!("start position: {}", describe_start(v));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn describe_start(v: Value) -> String {
+    match v {
+        Value::Win(d) => format!("win for White (the first player) in {d} plies"),
+        Value::Loss(d) => format!("win for Black (the second player) in {d} plies"),
+        Value::Draw => "draw".into(),
+    }
+}
+
+#[derive(serde::Serialize)]
+struct StatsRow {
+    sector: String,
+    #[serde(flatten)]
+    stats: SectorStats,
+}
+
+#[derive(serde::Serialize)]
+struct StartJson {
+    value: &'static str,
+    depth: Option<u32>,
+}
+
+/// `morris stats`.
+pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Failure> {
+    let db = Database::new(dir, variant)?;
+    let sectors = db.present();
+    if sectors.is_empty() {
+        return Err(bad(format!(
+            "no solved sectors of {} in {}; run `morris solve --variant {} --db {}`",
+            variant.rule_set_name(),
+            db.dir().display(),
+            variant.name(),
+            dir.display()
+        )));
+    }
+    let mut rows = Vec::new();
+    for s in sectors {
+        let file = db.sector(s)?;
+        rows.push(StatsRow {
+            sector: s.to_string(),
+            stats: file.header().stats,
+        });
+    }
+    let start = start_value(&db);
+    if json {
+        let out = serde_json::json!({
+            "variant": variant.name(),
+            "start": start.map(|v| StartJson { value: v.name(), depth: v.depth() }),
+            "sectors": rows,
+        });
+        println!("{out}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
+        "sector",
+        "positions",
+        "win",
+        "loss",
+        "draw",
+        "raw positions",
+        "raw win",
+        "raw loss",
+        "raw draw",
+        "depth"
+    );
+    let mut total = SectorStats::default();
+    for r in &rows {
+        let s = &r.stats;
+        println!(
+            "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
+            r.sector,
+            s.positions,
+            s.win,
+            s.loss,
+            s.draw,
+            s.raw_positions,
+            s.raw_win,
+            s.raw_loss,
+            s.raw_draw,
+            s.max_depth
+        );
+        total.positions += s.positions;
+        total.win += s.win;
+        total.loss += s.loss;
+        total.draw += s.draw;
+        total.raw_positions += s.raw_positions;
+        total.raw_win += s.raw_win;
+        total.raw_loss += s.raw_loss;
+        total.raw_draw += s.raw_draw;
+        total.max_depth = total.max_depth.max(s.max_depth);
+    }
+    let s = total;
+    println!(
+        "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
+        "total",
+        s.positions,
+        s.win,
+        s.loss,
+        s.draw,
+        s.raw_positions,
+        s.raw_win,
+        s.raw_loss,
+        s.raw_draw,
+        s.max_depth
+    );
+    match start {
+        Some(v) => println!("start position: {}", describe_start(v)),
+        None => println!("start position: not solved"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
