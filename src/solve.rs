@@ -416,9 +416,17 @@ fn fs_create_dir(db: &Database) -> Result<(), Error> {
     })
 }
 
-/// Whether a sector's file is present and passes every check (header, rules, checksum).
-pub fn is_solved(db: &Database, sector: Sector) -> bool {
-    db.sector(sector).is_ok()
+/// Whether a sector is solved: `Ok(false)` when its file is absent.
+///
+/// # Errors
+/// A file that is present but damaged, or holds another variant, rule set or sector: it is
+/// reported, never silently replaced.
+pub fn is_solved(db: &Database, sector: Sector) -> Result<bool, Error> {
+    match db.sector(sector) {
+        Ok(_) => Ok(true),
+        Err(Error::Missing { .. }) => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// The value of the start position, if its sector is solved.

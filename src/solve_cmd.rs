@@ -136,7 +136,11 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
     let mut solved = 0;
     for unit in &units {
         overall.set_message(unit_name(unit));
-        if unit.sectors.iter().all(|&s| is_solved(&db, s)) {
+        let mut done = true;
+        for &s in &unit.sectors {
+            done &= is_solved(&db, s)?;
+        }
+        if done {
             overall.inc(1);
             continue;
         }

@@ -1,0 +1,508 @@
+//! The solver: sector graph, index, published values, resuming after SIGKILL, and bad input.
+
+mod common;
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+
+use common::variant;
+use morris::db::Database;
+use morris::index::{Orbits, SectorIndex};
+use morris::movegen::{generate, play};
+use morris::sector::{plan, Sector};
+use morris::{Position, Value, Variant};
+
+fn morris(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// A fresh folder under the target directory, removed first if present.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn published() -> BTreeMap<String, String> {
+    include_str!("../data/published.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let (k, v) = l.split_once('\t').unwrap();
+            (k.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+fn solve(v: &str, db: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "--variant",
+        v,
+        "solve",
+        "--quiet",
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let out = morris(&args);
+    assert!(out.status.success(), "solve {v} {extra:?}: {}", text(&out));
+    text(&out)
+}
+
+#[test]
+fn nine_has_318_reachable_sectors_and_plans_list_them() {
+    let p = published();
+    let v = variant("nine", None, None);
+    let units = plan(&v, &[Sector::start(&v)]);
+    let sectors: usize = units.iter().map(|u| u.sectors.len()).sum();
+    assert_eq!(sectors.to_string(), p["sectors/nine"]);
+    // Dependencies first: every successor outside a unit was planned before it.
+    let mut done = HashSet::new();
+    for u in &units {
+        for s in &u.sectors {
+            for c in s.successors(&v) {
+                assert!(done.contains(&c) || u.sectors.contains(&c), "{s} needs {c}");
+            }
+        }
+        done.extend(u.sectors.iter().copied());
+        let twins = u.sectors.len() == 2 && u.sectors[0].mover == u.sectors[1].opponent;
+        assert!(u.sectors.len() == 1 || twins, "{:?}", u.sectors);
+        assert_eq!(u.cyclic, u.sectors[0].is_moving());
+    }
+    let out = morris(&["solve", "--plan"]);
+    assert!(out.status.success());
+    let last = text(&out)
+        .lines()
+        .find(|l| l.contains("work units"))
+        .unwrap()
+        .to_string();
+    assert!(last.contains("318 sectors"), "{last}");
+    let endgame = morris(&["solve", "--plan", "--max-pieces", "5"]);
+    assert!(
+        text(&endgame).contains("6 work units, 9 sectors"),
+        "{}",
+        text(&endgame)
+    );
+}
+
+/// Burnside: the number of orbits of (mover set, opponent set) pairs with the given sizes is
+/// the average over the group of the pairs each symmetry fixes; a fixed pair is a choice of
+/// whole cycles for each side.
+fn burnside(v: &Variant, w: usize, b: usize) -> u64 {
+    let n = v.board().len();
+    let mut total = 0u64;
+    for s in v.symmetries() {
+        let mut seen = vec![false; n];
+        let mut cycles = Vec::new();
+        for start in 0..n {
+            let mut len = 0;
+            let mut p = start;
+            while !seen[p] {
+                seen[p] = true;
+                p = s.map(morris::Point(p as u8)).index();
+                len += 1;
+            }
+            if len > 0 {
+                cycles.push(len);
+            }
+        }
+        // ways[i][j]: choices of cycles so far covering i mover and j opponent points.
+        let mut ways = vec![vec![0u64; b + 1]; w + 1];
+        ways[0][0] = 1;
+        for len in cycles {
+            let mut next = ways.clone();
+            for i in 0..=w {
+                for j in 0..=b {
+                    if ways[i][j] == 0 {
+                        continue;
+                    }
+                    if i + len <= w {
+                        next[i + len][j] += ways[i][j];
+                    }
+                    if j + len <= b {
+                        next[i][j + len] += ways[i][j];
+                    }
+                }
+            }
+            ways = next;
+        }
+        total += ways[w][b];
+    }
+    total / v.symmetries().len() as u64
+}
+
+#[test]
+fn index_round_trips_and_matches_burnside_counts() {
+    for (name, sizes) in [
+        ("three", &[(3, 3), (2, 3), (3, 2), (1, 0), (4, 4)][..]),
+        ("six", &[(3, 3), (4, 3), (5, 5), (6, 6), (0, 0), (2, 5)]),
+        ("seven", &[(3, 4), (7, 7)]),
+        ("nine", &[(3, 3), (4, 3), (1, 1), (2, 2)]),
+    ] {
+        let v = variant(name, None, None);
+        let orbits = Arc::new(Orbits::new(&v));
+        for &(w, b) in sizes {
+            let sector = Sector {
+                mover: w,
+                opponent: b,
+                mover_hand: 0,
+                opponent_hand: 0,
+            };
+            let index = SectorIndex::new(orbits.clone(), sector);
+            let mut used = 0u64;
+            let mut raw = 0u64;
+            for slot in 0..index.size() {
+                let Some(pos) = index.position(slot) else {
+                    continue;
+                };
+                used += 1;
+                assert_eq!(Sector::of(&pos), sector);
+                assert_eq!(index.index(&pos), slot, "{name} {sector}");
+                // Every symmetric image shares the slot.
+                let mut images = HashSet::new();
+                for s in v.symmetries() {
+                    let image = Position {
+                        mover: s.apply(pos.mover),
+                        opponent: s.apply(pos.opponent),
+                        ..pos
+                    };
+                    assert_eq!(index.index(&image), slot);
+                    images.insert(image);
+                }
+                assert_eq!(images.len() as u64, index.images(&pos));
+                raw += images.len() as u64;
+            }
+            assert_eq!(
+                used,
+                burnside(&v, w as usize, b as usize),
+                "{name} {sector}"
+            );
+            let n = v.board().len() as u64;
+            let choose = |n: u64, k: u64| (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1));
+            assert_eq!(
+                raw,
+                choose(n, w as u64) * choose(n - w as u64, b as u64),
+                "{name} {sector}"
+            );
+        }
+    }
+}
+
+#[test]
+fn nine_3_3_matches_gasser() {
+    let p = published();
+    let db = scratch("nine-3-3");
+    solve("nine", &db, &["--sector", "3-3-0-0"]);
+    let out = morris(&["stats", "--json", "--db", db.to_str().unwrap()]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["variant"], "nine");
+    assert!(json["start"].is_null());
+    let row = json["sectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["sector"] == "3-3-0-0")
+        .unwrap();
+    for key in [
+        "positions",
+        "win",
+        "loss",
+        "draw",
+        "raw_positions",
+        "raw_win",
+        "raw_loss",
+        "raw_draw",
+        "max_depth",
+    ] {
+        assert_eq!(
+            row[key].to_string(),
+            p[&format!("nine/3-3-0-0/{key}")],
+            "{key}"
+        );
+    }
+    // Gasser's deepest 3-3 position: White d7 g7 g1, Black a4 g4 d5, Black to move, loses in 26.
+    let v = variant("nine", None, None);
+    let database = Database::new(&db, &v).unwrap();
+    let (deep, _) = Position::parse(&v, ".WW/.../.B./B....B/.../.../..W b 0 0").unwrap();
+    assert_eq!(database.probe(&deep).unwrap(), Value::Loss(26));
+}
+
+fn start_value(v: &str, db: &Path) -> Value {
+    let var = variant(v, None, None);
+    Database::new(db, &var)
+        .unwrap()
+        .probe(&Position::start(&var))
+        .unwrap()
+}
+
+#[test]
+fn small_games_have_their_published_values() {
+    let p = published();
+    for v in ["three", "three-diag", "five", "six", "six-diag", "seven"] {
+        let db = scratch(&format!("start-{v}"));
+        let out = solve(v, &db, &[]);
+        assert!(out.contains("start position: "), "{out}");
+        let value = start_value(v, &db);
+        assert_eq!(value.name(), p[&format!("start/{v}")], "{v}");
+        if v == "seven" {
+            // Only the centre wins; every other first placement loses.
+            let var = variant(v, None, None);
+            let database = Database::new(&db, &var).unwrap();
+            let start = Position::start(&var);
+            for mv in generate(&var, &start) {
+                let after = database.probe(&play(&start, mv)).unwrap();
+                let name = mv.to_notation(var.board());
+                if name == "c3" {
+                    assert!(matches!(after, Value::Loss(_)), "c3 leads to {after:?}");
+                } else {
+                    assert!(matches!(after, Value::Win(_)), "{name} leads to {after:?}");
+                }
+            }
+        }
+    }
+}
+
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in fs::read_dir(dir).unwrap().flatten() {
+        if e.path().is_dir() {
+            for (k, v) in files(&e.path()) {
+                out.insert(format!("{}/{k}", e.file_name().to_string_lossy()), v);
+            }
+        } else {
+            out.insert(
+                e.file_name().to_string_lossy().to_string(),
+                fs::read(e.path()).unwrap(),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_identical_files() {
+    let reference = scratch("kill-reference");
+    solve("six", &reference, &["--threads", "1"]);
+    let expected = files(&reference);
+    assert!(expected.len() > 70);
+    let mut resumed_some = false;
+    for delay_ms in [300u64, 900, 1600] {
+        let db = scratch(&format!("kill-{delay_ms}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+            .args([
+                "--variant",
+                "six",
+                "solve",
+                "--quiet",
+                "--threads",
+                "2",
+                "--db",
+                db.to_str().unwrap(),
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        child.kill().unwrap(); // SIGKILL on Unix
+        child.wait().unwrap();
+        let before = files(&db).keys().filter(|k| k.ends_with(".sec")).count();
+        resumed_some |= before > 0 && before < expected.len();
+        let out = solve("six", &db, &[]);
+        assert!(out.contains("start position: draw"), "{out}");
+        let got = files(&db);
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            expected.keys().collect::<Vec<_>>()
+        );
+        for (k, v) in &expected {
+            assert!(got[k] == *v, "{k} differs after resuming");
+        }
+    }
+    assert!(
+        resumed_some,
+        "no kill landed mid-run; the test proves nothing"
+    );
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_2_and_nothing_solved_is_damaged() {
+    let db = scratch("bad-input");
+    let dbs = db.to_str().unwrap();
+    solve("three", &db, &[]);
+    let before = files(&db);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["--variant", "ten", "solve", "--db", dbs],
+            "unknown variant",
+        ),
+        (
+            vec![
+                "--variant",
+                "three",
+                "solve",
+                "--db",
+                dbs,
+                "--sector",
+                "3-3",
+            ],
+            "expected four counts",
+        ),
+        (
+            vec![
+                "--variant",
+                "three",
+                "solve",
+                "--db",
+                dbs,
+                "--sector",
+                "a-b-c-d",
+            ],
+            "expected four counts",
+        ),
+        (
+            vec![
+                "--variant",
+                "three",
+                "solve",
+                "--db",
+                dbs,
+                "--sector",
+                "4-3-0-0",
+            ],
+            "more than the 3 pieces",
+        ),
+        (
+            vec![
+                "--variant",
+                "three",
+                "solve",
+                "--db",
+                dbs,
+                "--sector",
+                "3-3-1-0",
+            ],
+            "more than the 3 pieces",
+        ),
+        (
+            vec![
+                "--variant",
+                "nine",
+                "solve",
+                "--db",
+                dbs,
+                "--sector",
+                "3-3-2-0",
+            ],
+            "hand must equal",
+        ),
+        (
+            vec![
+                "--variant",
+                "nine",
+                "solve",
+                "--db",
+                dbs,
+                "--sector",
+                "2-3-0-0",
+            ],
+            "fewer than three pieces",
+        ),
+        (
+            vec![
+                "--variant",
+                "nine",
+                "solve",
+                "--db",
+                dbs,
+                "--max-pieces",
+                "2",
+            ],
+            "at least 3",
+        ),
+        (
+            vec!["--variant", "nine", "solve", "--db", dbs, "--threads", "0"],
+            "at least 1",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = morris(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(message), "{args:?}: {}", text(&out));
+    }
+    // The rule-set folder itself given as --db.
+    let rule_dir = db.join("three-flying-never-removal-standard");
+    let out = morris(&[
+        "--variant",
+        "three",
+        "solve",
+        "--db",
+        rule_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("rule-set folder"), "{}", text(&out));
+    // A folder whose files hold another rule set.
+    let strict_dir = db.join("three-flying-never-removal-strict");
+    fs::create_dir_all(&strict_dir).unwrap();
+    fs::copy(rule_dir.join("3-3-0-0.sec"), strict_dir.join("3-3-0-0.sec")).unwrap();
+    let out = morris(&[
+        "--variant",
+        "three",
+        "--removal",
+        "strict",
+        "solve",
+        "--db",
+        dbs,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("removal standard"), "{}", text(&out));
+    fs::remove_dir_all(&strict_dir).unwrap();
+    // An unwritable folder: a regular file stands where the folder should be.
+    let blocked = db.join("blocked");
+    fs::write(&blocked, b"not a folder").unwrap();
+    let out = morris(&[
+        "--variant",
+        "three",
+        "solve",
+        "--db",
+        blocked.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("blocked"), "{}", text(&out));
+    fs::remove_file(&blocked).unwrap();
+    // A full disk: the temporary file is a link to /dev/full, so every write fails with ENOSPC.
+    let full = scratch("full-disk");
+    let full_rules = full.join("three-flying-never-removal-standard");
+    fs::create_dir_all(&full_rules).unwrap();
+    let first = &plan(
+        &variant("three", None, None),
+        &[Sector::start(&variant("three", None, None))],
+    )[0]
+    .sectors[0];
+    std::os::unix::fs::symlink("/dev/full", full_rules.join(format!("{first}.sec.tmp"))).unwrap();
+    let out = morris(&[
+        "--variant",
+        "three",
+        "solve",
+        "--db",
+        full.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("No space left"), "{}", text(&out));
+    assert!(!full_rules.join(format!("{first}.sec")).exists());
+    // Nothing solved before was touched.
+    assert_eq!(files(&db), before);
+}
