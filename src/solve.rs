@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::index::SectorIndex;
 use crate::movegen::{for_each_move, for_each_unmove, play, too_few_pieces, MAX_MOVES};
 use crate::position::Position;
-use crate::sector::{Sector, WorkUnit};
+use crate::sector::{plan, Sector, WorkUnit};
 use crate::storage::{
     encode_cell, max_depth_for_width, write_sector, Header, SectorFile, SectorStats,
 };
@@ -27,6 +27,10 @@ use crate::value::Value;
 
 /// Receives progress reports; the command line draws bars from them.
 pub trait Progress: Sync {
+    /// Work unit `number` (from 0) of `count` begins; `done` when its files are already valid.
+    fn unit(&self, _unit: &WorkUnit, _number: usize, _count: usize, _done: bool) {}
+    /// The current work unit is solved and written.
+    fn unit_solved(&self, _unit: &WorkUnit, _elapsed: std::time::Duration) {}
     /// A phase of the current work unit begins, with `total` steps.
     fn phase(&self, _name: &str, _total: u64) {}
     /// `n` more steps of the current phase are done.
@@ -395,8 +399,8 @@ fn write_part(db: &Database, part: &Part, progress: &dyn Progress) -> Result<(),
         2
     };
     header.stats = stats;
-    fs_create_dir(db)?;
     let width = header.cell_width;
+    fs_create_dir(db)?;
     write_sector(&db.path(index.sector()), &mut header, |a, b, out| {
         for slot in a..b {
             encode_cell(
@@ -427,6 +431,31 @@ pub fn is_solved(db: &Database, sector: Sector) -> Result<bool, Error> {
         Err(Error::Missing { .. }) => Ok(false),
         Err(e) => Err(e),
     }
+}
+
+/// Solves every work unit needed for `roots` (dependencies first), skipping units whose files
+/// are already complete and valid. Returns how many units were solved now.
+///
+/// # Errors
+/// As [`solve_unit`] and [`is_solved`]: a damaged or foreign file stops the run untouched.
+pub fn solve(db: &Database, roots: &[Sector], progress: &dyn Progress) -> Result<usize, Error> {
+    let units = plan(db.variant(), roots);
+    fs_create_dir(db)?;
+    let mut solved = 0;
+    for (number, unit) in units.iter().enumerate() {
+        let mut done = true;
+        for &s in &unit.sectors {
+            done &= is_solved(db, s)?;
+        }
+        progress.unit(unit, number, units.len(), done);
+        if !done {
+            let started = std::time::Instant::now();
+            solve_unit(db, unit, progress)?;
+            solved += 1;
+            progress.unit_solved(unit, started.elapsed());
+        }
+    }
+    Ok(solved)
 }
 
 /// The value of the start position, if its sector is solved.

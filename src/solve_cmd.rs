@@ -8,18 +8,34 @@ use anyhow::anyhow;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use morris::db::Database;
 use morris::sector::{endgame_roots, plan, Sector, WorkUnit};
-use morris::solve::{is_solved, solve_unit, start_value, Progress};
+use morris::solve::{start_value, Progress};
 use morris::storage::SectorStats;
-use morris::{Error, Value, Variant};
+use morris::{Value, Variant};
 
 use crate::cli::{Failure, SolveArgs, EXIT_BAD_INPUT};
 
-/// Draws the phase bar of the current work unit.
+/// Draws the bar of the whole run and the bar of the current work unit's phases.
 struct Bars {
+    multi: MultiProgress,
+    overall: ProgressBar,
     phase: ProgressBar,
+    quiet: bool,
 }
 
 impl Progress for Bars {
+    fn unit(&self, unit: &WorkUnit, number: usize, count: usize, _done: bool) {
+        self.overall.set_length(count as u64);
+        self.overall.set_position(number as u64);
+        self.overall.set_message(unit_name(unit));
+    }
+    fn unit_solved(&self, unit: &WorkUnit, elapsed: std::time::Duration) {
+        self.overall.inc(1);
+        if !self.quiet {
+            let _ = self
+                .multi
+                .println(format!("solved {} in {elapsed:.2?}", unit_name(unit)));
+        }
+    }
     fn phase(&self, name: &str, total: u64) {
         if self.phase.message() != name {
             self.phase.set_position(0);
@@ -39,8 +55,8 @@ fn bad(msg: String) -> Failure {
     }
 }
 
-/// Work units for the arguments: the whole game, the endgames, or one sector and its needs.
-fn units_for(variant: &Variant, args: &SolveArgs) -> Result<Vec<WorkUnit>, Failure> {
+/// Root sectors for the arguments: the whole game, the endgames, or one sector and its needs.
+fn roots_for(variant: &Variant, args: &SolveArgs) -> Result<Vec<Sector>, Failure> {
     let roots = if let Some(text) = &args.sector {
         let sector: Sector = text.parse()?;
         sector.check(variant)?;
@@ -60,7 +76,7 @@ fn units_for(variant: &Variant, args: &SolveArgs) -> Result<Vec<WorkUnit>, Failu
     } else {
         vec![Sector::start(variant)]
     };
-    Ok(plan(variant, &roots))
+    Ok(roots)
 }
 
 fn slots(db: &Database, unit: &WorkUnit) -> u64 {
@@ -77,7 +93,8 @@ fn unit_name(unit: &WorkUnit) -> String {
 
 /// `morris solve`.
 pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
-    let units = units_for(variant, args)?;
+    let roots = roots_for(variant, args)?;
+    let units = plan(variant, &roots);
     let db = Database::new(&args.db, variant)?;
     if args.plan {
         println!("{:>4}  {:>14}  {:<8}  sectors", "unit", "slots", "kind");
@@ -102,63 +119,35 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .map_err(|e| bad(format!("cannot start worker threads: {e}")))?;
-    std::fs::create_dir_all(db.dir()).map_err(|e| {
-        Failure::from(Error::Io {
-            path: db.dir().to_path_buf(),
-            source: e,
-        })
-    })?;
-
     let multi = MultiProgress::with_draw_target(if args.quiet {
         ProgressDrawTarget::hidden()
     } else {
         ProgressDrawTarget::stderr()
     });
+    let style = |template: &str| {
+        ProgressStyle::with_template(template)
+            .unwrap()
+            .progress_chars("=> ")
+    };
     let overall = multi.add(ProgressBar::new(units.len() as u64));
-    overall.set_style(
-        ProgressStyle::with_template(
-            "{prefix:>8} [{bar:30}] {pos}/{len} units {elapsed_precise} {msg}",
-        )
-        .unwrap()
-        .progress_chars("=> "),
-    );
+    overall.set_style(style(
+        "{prefix:>6} [{bar:30}] {pos}/{len} units {elapsed_precise} {msg}",
+    ));
     overall.set_prefix("solve");
     let phase = multi.add(ProgressBar::new(0));
-    phase.set_style(
-        ProgressStyle::with_template("{prefix:>8} [{bar:30}] {pos}/{len} {msg} ({eta})")
-            .unwrap()
-            .progress_chars("=> "),
-    );
+    phase.set_style(style("{prefix:>6} [{bar:30}] {pos}/{len} {msg} ({eta})"));
     phase.set_prefix("unit");
-    let bars = Bars { phase };
-
+    let bars = Bars {
+        multi,
+        overall,
+        phase,
+        quiet: args.quiet,
+    };
     let started = Instant::now();
-    let mut solved = 0;
-    for unit in &units {
-        overall.set_message(unit_name(unit));
-        let mut done = true;
-        for &s in &unit.sectors {
-            done &= is_solved(&db, s)?;
-        }
-        if done {
-            overall.inc(1);
-            continue;
-        }
-        let t = Instant::now();
-        pool.install(|| solve_unit(&db, unit, &bars))?;
-        solved += 1;
-        overall.inc(1);
-        if !args.quiet {
-            let _ = multi.println(format!(
-                "solved {} ({} slots) in {:.2?}",
-                unit_name(unit),
-                slots(&db, unit),
-                t.elapsed()
-            ));
-        }
-    }
+    let solved = pool.install(|| morris::solve::solve(&db, &roots, &bars));
     bars.phase.finish_and_clear();
-    overall.finish_and_clear();
+    bars.overall.finish_and_clear();
+    let solved = solved?;
     println!(
         "{} work units ({solved} solved now, {} already done) in {:.2?}; database {}",
         units.len(),
