@@ -41,10 +41,11 @@ impl From<io::Error> for Failure {
     }
 }
 
-fn bad_input(error: anyhow::Error) -> Failure {
+/// A bad-input failure (exit 2) with a message.
+pub fn bad_input(message: String) -> Failure {
     Failure {
         code: EXIT_BAD_INPUT,
-        error,
+        error: anyhow!(message),
     }
 }
 
@@ -131,6 +132,40 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The value and depth of a position and of every legal move, best first, from a database.
+    ///
+    /// Depth counts plies to the end of the game under perfect play: wins as short as possible,
+    /// losses as long as possible. A move's value is what the side to move gets by playing it,
+    /// its depth counted from the current position. With POSITION `-`, one position is read
+    /// per line of standard input and one JSON object printed per line.
+    Query {
+        /// The database folder (a subfolder per variant and rule set).
+        #[arg(long, default_value = "db")]
+        db: PathBuf,
+        /// Print one JSON object: {"variant", "position", "value", "depth", "moves": [...]}.
+        #[arg(long)]
+        json: bool,
+        /// The position, or `-` to read one per line from standard input.
+        position: String,
+    },
+    /// Prove a database: check every file's header and checksum, and recompute every stored
+    /// position from its children by forward move generation (value and depth).
+    ///
+    /// Exits 1 on any fault, naming the sector and position with the expected and stored values.
+    Verify {
+        /// The database folder (a subfolder per variant and rule set).
+        #[arg(long, default_value = "db")]
+        db: PathBuf,
+        /// Only this sector `W-B-WF-BF`.
+        #[arg(long, value_name = "W-B-WF-BF")]
+        sector: Option<String>,
+        /// List at most this many faults (all are counted).
+        #[arg(long, default_value_t = 20)]
+        max_faults: usize,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Count the move sequences of a given length (the last line printed is the count).
     Perft {
         /// Length of the move sequences to count.
@@ -186,9 +221,21 @@ pub fn run() -> Result<ExitCode, Failure> {
         Command::Variants { json } => variants(json),
         Command::Solve(args) => crate::solve_cmd::solve(&variant, &args),
         Command::Stats { db, json } => crate::solve_cmd::stats(&variant, &db, json),
-        Command::Moves { json, position } => for_each_position(&variant, &position, |pos, turn| {
-            Ok(moves_line(&variant, pos, turn, json))
-        }),
+        Command::Query { db, json, position } => {
+            crate::query_cmd::query(&variant, &db, json, &position)
+        }
+        Command::Verify {
+            db,
+            sector,
+            max_faults,
+            quiet,
+        } => crate::query_cmd::verify(&variant, &db, sector.as_deref(), max_faults, quiet),
+        Command::Moves { json, position } => for_each_position(
+            &variant,
+            &position,
+            |e| format!("error: {e}"),
+            |pos, turn| Ok(moves_line(&variant, pos, turn, json)),
+        ),
         Command::Perft {
             depth,
             divide,
@@ -196,26 +243,32 @@ pub fn run() -> Result<ExitCode, Failure> {
         } => {
             let position = position
                 .unwrap_or_else(|| Position::start(&variant).to_notation(&variant, Color::White));
-            for_each_position(&variant, &position, |pos, _| {
-                let mut out = String::new();
-                if divide {
-                    for mv in sorted_moves(&variant, pos) {
-                        let n = perft(&variant, &play(pos, mv.1), depth.saturating_sub(1));
-                        out.push_str(&format!("{} {n}\n", mv.0));
+            for_each_position(
+                &variant,
+                &position,
+                |e| format!("error: {e}"),
+                |pos, _| {
+                    let mut out = String::new();
+                    if divide {
+                        for mv in sorted_moves(&variant, pos) {
+                            let n = perft(&variant, &play(pos, mv.1), depth.saturating_sub(1));
+                            out.push_str(&format!("{} {n}\n", mv.0));
+                        }
                     }
-                }
-                out.push_str(&perft(&variant, pos, depth).to_string());
-                Ok(out)
-            })
+                    out.push_str(&perft(&variant, pos, depth).to_string());
+                    Ok(out)
+                },
+            )
         }
     }
 }
 
 /// Answers one position, or with `-` each line of standard input in order. In batch mode a bad
-/// line answers `error: ...` in its place and the run exits 2 at the end.
-fn for_each_position(
+/// line is answered by `error_line(message)` in its place, and the run exits 2 at the end.
+pub fn for_each_position(
     variant: &Variant,
     arg: &str,
+    error_line: impl Fn(&str) -> String,
     mut answer: impl FnMut(&Position, Color) -> Result<String, Failure>,
 ) -> Result<ExitCode, Failure> {
     let stdout = io::stdout();
@@ -227,21 +280,27 @@ fn for_each_position(
         return Ok(ExitCode::SUCCESS);
     }
     let mut bad = 0usize;
+    let mut code = EXIT_BAD_INPUT;
     for line in io::stdin().lock().lines() {
         let line = line?;
-        match Position::parse(variant, line.trim()) {
-            Ok((pos, turn)) => writeln!(out, "{}", answer(&pos, turn)?)?,
-            Err(e) => {
+        let answered = Position::parse(variant, line.trim())
+            .map_err(Failure::from)
+            .and_then(|(pos, turn)| answer(&pos, turn));
+        match answered {
+            Ok(text) => writeln!(out, "{text}")?,
+            Err(failure) => {
                 bad += 1;
-                writeln!(out, "error: {e}")?;
+                code = code.min(failure.code);
+                writeln!(out, "{}", error_line(&format!("{:#}", failure.error)))?;
             }
         }
     }
     out.flush()?;
     if bad > 0 {
-        return Err(bad_input(anyhow!(
-            "{bad} line(s) of standard input were not valid positions"
-        )));
+        return Err(Failure {
+            code,
+            error: anyhow!("{bad} line(s) of standard input could not be answered"),
+        });
     }
     Ok(ExitCode::SUCCESS)
 }

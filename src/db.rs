@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, RwLock};
 
 use crate::error::Error;
 use crate::index::{Orbits, SectorIndex};
@@ -20,7 +20,7 @@ pub struct Database {
     dir: PathBuf,
     variant: Variant,
     orbits: Arc<Orbits>,
-    files: Mutex<HashMap<Sector, Arc<SectorFile>>>,
+    files: RwLock<HashMap<Sector, Arc<SectorFile>>>,
 }
 
 impl Database {
@@ -45,7 +45,7 @@ impl Database {
             dir: root.join(variant.rule_set_name()),
             variant: variant.clone(),
             orbits: Arc::new(Orbits::new(variant)),
-            files: Mutex::new(HashMap::new()),
+            files: RwLock::new(HashMap::new()),
         })
     }
 
@@ -99,7 +99,7 @@ impl Database {
     /// # Errors
     /// `Error::Missing` when the sector has no file; the errors of [`SectorFile::open`].
     pub fn sector(&self, sector: Sector) -> Result<Arc<SectorFile>, Error> {
-        if let Some(f) = self.files.lock().unwrap().get(&sector) {
+        if let Some(f) = self.files.read().unwrap().get(&sector) {
             return Ok(f.clone());
         }
         let path = self.path(sector);
@@ -117,13 +117,13 @@ impl Database {
             });
         }
         let file = Arc::new(SectorFile::open(&path, &self.variant, sector)?);
-        self.files.lock().unwrap().insert(sector, file.clone());
+        self.files.write().unwrap().insert(sector, file.clone());
         Ok(file)
     }
 
     /// Forgets opened files (after they were rewritten).
     pub fn forget(&self) {
-        self.files.lock().unwrap().clear();
+        self.files.write().unwrap().clear();
     }
 
     /// The value of any valid position: finished positions are losses at depth 0 without a

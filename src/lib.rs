@@ -11,12 +11,14 @@ pub mod mv;
 pub mod perft;
 pub mod point;
 pub mod position;
+pub mod query;
 pub mod sector;
 pub mod solve;
 pub mod storage;
 pub mod symmetry;
 pub mod value;
 pub mod variant;
+pub mod verify;
 
 pub use board::Board;
 pub use error::Error;

@@ -2,6 +2,7 @@
 #![deny(unsafe_code)]
 
 mod cli;
+mod query_cmd;
 mod solve_cmd;
 
 use std::process::ExitCode;

@@ -4,7 +4,6 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::anyhow;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use morris::db::Database;
 use morris::sector::{endgame_roots, plan, Sector, WorkUnit};
@@ -12,7 +11,7 @@ use morris::solve::{start_value, Progress};
 use morris::storage::SectorStats;
 use morris::{Value, Variant};
 
-use crate::cli::{Failure, SolveArgs, EXIT_BAD_INPUT};
+use crate::cli::{bad_input, Failure, SolveArgs};
 
 /// Draws the bar of the whole run and the bar of the current work unit's phases.
 struct Bars {
@@ -48,27 +47,20 @@ impl Progress for Bars {
     }
 }
 
-fn bad(msg: String) -> Failure {
-    Failure {
-        code: EXIT_BAD_INPUT,
-        error: anyhow!(msg),
-    }
-}
-
 /// Root sectors for the arguments: the whole game, the endgames, or one sector and its needs.
 fn roots_for(variant: &Variant, args: &SolveArgs) -> Result<Vec<Sector>, Failure> {
     let roots = if let Some(text) = &args.sector {
         let sector: Sector = text.parse()?;
         sector.check(variant)?;
         if sector.is_terminal() {
-            return Err(bad(format!(
+            return Err(bad_input(format!(
                 "sector {sector}: the mover has fewer than three pieces, so every position is lost at depth 0 and nothing is stored"
             )));
         }
         vec![sector]
     } else if let Some(k) = args.max_pieces {
         if k < 3 {
-            return Err(bad(format!(
+            return Err(bad_input(format!(
                 "--max-pieces {k}: a side needs at least 3 pieces to play"
             )));
         }
@@ -113,12 +105,12 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.threads == Some(0) {
-        return Err(bad("--threads must be at least 1".into()));
+        return Err(bad_input("--threads must be at least 1".into()));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
-        .map_err(|e| bad(format!("cannot start worker threads: {e}")))?;
+        .map_err(|e| bad_input(format!("cannot start worker threads: {e}")))?;
     let multi = MultiProgress::with_draw_target(if args.quiet {
         ProgressDrawTarget::hidden()
     } else {
@@ -189,7 +181,7 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
     let db = Database::new(dir, variant)?;
     let sectors = db.present();
     if sectors.is_empty() {
-        return Err(bad(format!(
+        return Err(bad_input(format!(
             "no solved sectors of {} in {}; run `morris solve --variant {} --db {}`",
             variant.rule_set_name(),
             db.dir().display(),

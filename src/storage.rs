@@ -263,6 +263,31 @@ impl SectorFile {
     /// `Error::Io` when it cannot be read, `Error::Mismatch` when it holds another variant,
     /// rule set or sector, `Error::Corrupt` when it is truncated or its checksum fails.
     pub fn open(path: &Path, variant: &Variant, sector: Sector) -> Result<SectorFile, Error> {
+        let file = SectorFile::open_unverified(path, variant, sector)?;
+        if !file.checksum_ok() {
+            return Err(Error::Corrupt {
+                path: path.to_path_buf(),
+                why: "payload checksum mismatch".into(),
+            });
+        }
+        Ok(file)
+    }
+
+    /// Whether the payload's checksum matches the header's.
+    pub fn checksum_ok(&self) -> bool {
+        xxhash_rust::xxh3::xxh3_64(&self.map[PAYLOAD_OFFSET as usize..]) == self.header.checksum
+    }
+
+    /// Opens a sector file checking everything but the payload's checksum, so that `verify`
+    /// can name the positions a damaged payload gets wrong.
+    ///
+    /// # Errors
+    /// As [`SectorFile::open`], less the checksum.
+    pub fn open_unverified(
+        path: &Path,
+        variant: &Variant,
+        sector: Sector,
+    ) -> Result<SectorFile, Error> {
         let file = File::open(path).map_err(|e| io_error(path, e))?;
         let corrupt = |why: String| Error::Corrupt {
             path: path.to_path_buf(),
@@ -332,10 +357,6 @@ impl SectorFile {
         let want = PAYLOAD_OFFSET + header.slots * header.cell_width as u64;
         if len != want {
             return Err(corrupt(format!("{len} bytes, the header promises {want}")));
-        }
-        let payload = &map[PAYLOAD_OFFSET as usize..];
-        if xxhash_rust::xxh3::xxh3_64(payload) != header.checksum {
-            return Err(corrupt("payload checksum mismatch".into()));
         }
         Ok(SectorFile {
             path: path.to_path_buf(),

@@ -1,0 +1,75 @@
+//! Perfect play from a database: the value of a position and of each of its legal moves.
+
+use crate::db::Database;
+use crate::error::Error;
+use crate::movegen::{generate, play};
+use crate::mv::Move;
+use crate::position::Position;
+use crate::value::Value;
+
+/// A legal move with the value it gives the side to move (depth counted from before it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// What the side to move gets by playing it.
+    pub value: Value,
+}
+
+/// A position's value and all its legal moves, best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The value for the side to move.
+    pub value: Value,
+    /// Every legal move, best first (ties in notation order).
+    pub moves: Vec<MoveValue>,
+}
+
+impl Analysis {
+    /// The moves that keep the position's value (all of them carry it exactly).
+    pub fn best(&self) -> impl Iterator<Item = &MoveValue> {
+        self.moves.iter().filter(move |m| m.value == self.value)
+    }
+}
+
+impl Database {
+    /// The value of `pos` and of every legal move, best first.
+    ///
+    /// # Errors
+    /// A sector of the position or of a move's result is missing or damaged, or the stored
+    /// value disagrees with the best move's (which only a damaged database can do).
+    pub fn analyse(&self, pos: &Position) -> Result<Analysis, Error> {
+        let value = self.probe(pos)?;
+        let board = self.variant().board();
+        let mut moves = generate(self.variant(), pos)
+            .iter()
+            .map(|&mv| {
+                Ok(MoveValue {
+                    mv,
+                    value: self.probe(&play(pos, mv))?.before_move(),
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        moves.sort_by(|a, b| {
+            a.value
+                .preference(b.value)
+                .then_with(|| a.mv.to_notation(board).cmp(&b.mv.to_notation(board)))
+        });
+        let consistent = match moves.first() {
+            Some(best) => best.value == value,
+            None => value == Value::Loss(0),
+        };
+        if !consistent {
+            return Err(Error::Corrupt {
+                path: self.path(crate::sector::Sector::of(pos)),
+                why: format!(
+                    "stored value {value} disagrees with the best move's {}",
+                    moves
+                        .first()
+                        .map_or("(no moves)".to_string(), |m| m.value.to_string())
+                ),
+            });
+        }
+        Ok(Analysis { value, moves })
+    }
+}

@@ -1,0 +1,242 @@
+//! The `query` and `verify` subcommands.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use morris::db::Database;
+use morris::query::Analysis;
+use morris::sector::Sector;
+use morris::solve::Progress;
+use morris::verify::verify as verify_db;
+use morris::{Color, Position, Value, Variant};
+
+use crate::cli::{bad_input, for_each_position, Failure, EXIT_FAILURE};
+
+#[derive(serde::Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    mv: String,
+    value: &'static str,
+    depth: Option<u32>,
+}
+
+#[derive(serde::Serialize)]
+struct QueryJson<'a> {
+    variant: &'a str,
+    position: String,
+    value: &'static str,
+    depth: Option<u32>,
+    moves: Vec<MoveJson>,
+}
+
+fn to_json(variant: &Variant, pos: &Position, turn: Color, a: &Analysis) -> String {
+    let q = QueryJson {
+        variant: variant.name(),
+        position: pos.to_notation(variant, turn),
+        value: a.value.name(),
+        depth: a.value.depth(),
+        moves: a
+            .moves
+            .iter()
+            .map(|m| MoveJson {
+                mv: m.mv.to_notation(variant.board()),
+                value: m.value.name(),
+                depth: m.value.depth(),
+            })
+            .collect(),
+    };
+    serde_json::to_string(&q).expect("plain data serializes")
+}
+
+/// The board as a small grid, ranks down the side and files along the bottom.
+pub fn diagram(variant: &Variant, pos: &Position, turn: Color) -> String {
+    let board = variant.board();
+    let (white, black) = match turn {
+        Color::White => (pos.mover, pos.opponent),
+        Color::Black => (pos.opponent, pos.mover),
+    };
+    let files = board
+        .all()
+        .iter()
+        .map(|p| board.coord(p).0)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let mut out = String::new();
+    for rank in board.ranks() {
+        let r = board.coord(rank[0]).1;
+        let mut row = vec![' '; 2 * files as usize];
+        for &p in rank {
+            let f = board.coord(p).0 as usize;
+            row[2 * f] = if white.contains(p) {
+                'W'
+            } else if black.contains(p) {
+                'B'
+            } else {
+                '.'
+            };
+        }
+        out.push_str(&format!(
+            "{:>2}  {}\n",
+            r + 1,
+            row.iter().collect::<String>().trim_end()
+        ));
+    }
+    let letters: Vec<String> = (0..files)
+        .map(|f| ((b'a' + f) as char).to_string())
+        .collect();
+    out.push_str(&format!("    {}\n", letters.join(" ")));
+    out.push_str(&format!(
+        "    in hand: White {}, Black {}\n",
+        if turn == Color::White {
+            pos.mover_hand
+        } else {
+            pos.opponent_hand
+        },
+        if turn == Color::White {
+            pos.opponent_hand
+        } else {
+            pos.mover_hand
+        }
+    ));
+    out
+}
+
+fn verdict(turn: Color, value: Value) -> String {
+    match value {
+        Value::Loss(0) => format!("{turn} to move has lost: the game is over"),
+        Value::Win(d) => format!("{turn} to move wins in {d} plies"),
+        Value::Loss(d) => format!("{turn} to move loses in {d} plies"),
+        Value::Draw => format!("{turn} to move: draw"),
+    }
+}
+
+fn to_text(variant: &Variant, pos: &Position, turn: Color, a: &Analysis) -> String {
+    let mut out = diagram(variant, pos, turn);
+    out.push_str(&format!("{}\n", verdict(turn, a.value)));
+    if !a.moves.is_empty() {
+        out.push_str(&format!(
+            "\n  {:<10} {:<6} {:>5}\n",
+            "move", "value", "depth"
+        ));
+        for m in &a.moves {
+            let depth = m.value.depth().map_or("-".to_string(), |d| d.to_string());
+            let best = if m.value == a.value { "*" } else { " " };
+            out.push_str(&format!(
+                "{best} {:<10} {:<6} {:>5}\n",
+                m.mv.to_notation(variant.board()),
+                m.value.name(),
+                depth
+            ));
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// `morris query`.
+pub fn query(
+    variant: &Variant,
+    dir: &Path,
+    json: bool,
+    position: &str,
+) -> Result<ExitCode, Failure> {
+    let db = Database::new(dir, variant)?;
+    let batch = position == "-";
+    for_each_position(
+        variant,
+        position,
+        |e| serde_json::json!({ "error": e }).to_string(),
+        |pos, turn| {
+            let a = db.analyse(pos)?;
+            Ok(if json || batch {
+                to_json(variant, pos, turn, &a)
+            } else {
+                to_text(variant, pos, turn, &a)
+            })
+        },
+    )
+}
+
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn phase(&self, name: &str, total: u64) {
+        self.0.set_position(0);
+        self.0.set_length(total);
+        self.0.set_message(name.to_string());
+    }
+    fn advance(&self, n: u64) {
+        self.0.inc(n);
+    }
+}
+
+/// `morris verify`.
+pub fn verify(
+    variant: &Variant,
+    dir: &Path,
+    sector: Option<&str>,
+    max_faults: usize,
+    quiet: bool,
+) -> Result<ExitCode, Failure> {
+    let db = Database::new(dir, variant)?;
+    let sectors = match sector {
+        Some(text) => {
+            let s: Sector = text.parse()?;
+            s.check(variant)?;
+            vec![s]
+        }
+        None => db.present(),
+    };
+    if sectors.is_empty() {
+        return Err(bad_input(format!(
+            "no sector files of {} in {}; run `morris solve --variant {}` first",
+            variant.rule_set_name(),
+            db.dir().display(),
+            variant.name()
+        )));
+    }
+    let bar = ProgressBar::with_draw_target(
+        Some(0),
+        if quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("verify [{bar:30}] {pos}/{len} {msg} ({eta})")
+            .unwrap()
+            .progress_chars("=> "),
+    );
+    let report = verify_db(&db, &sectors, max_faults, &Bar(bar.clone()))?;
+    bar.finish_and_clear();
+    for f in &report.faults {
+        match &f.position {
+            Some(p) => println!("FAULT sector {} position {p}: {}", f.sector, f.message),
+            None => println!("FAULT sector {}: {}", f.sector, f.message),
+        }
+    }
+    if report.fault_count > report.faults.len() as u64 {
+        println!(
+            "... and {} more faults",
+            report.fault_count - report.faults.len() as u64
+        );
+    }
+    println!(
+        "checked {} sectors, {} positions, {} child values: {}",
+        report.sectors,
+        report.positions,
+        report.children,
+        if report.fault_count == 0 {
+            "all hold".to_string()
+        } else {
+            format!("{} faults", report.fault_count)
+        }
+    );
+    Ok(if report.fault_count == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_FAILURE)
+    })
+}

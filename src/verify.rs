@@ -1,0 +1,254 @@
+//! Verification: every stored position recomputed from its children by forward move generation.
+//!
+//! A win must have a losing child one ply shallower and none shallower still; a loss must have
+//! only winning children, the deepest one ply shallower (a loss at 0 has no move); a draw must
+//! have a drawing child and no losing child. With depths checked, a database that passes is
+//! the game's solution, given correct move generation. This deliberately shares nothing with
+//! the solver but the rules and the index: no un-moves, no counters, no levels.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use crate::db::Database;
+use crate::error::Error;
+use crate::index::SectorIndex;
+use crate::movegen::{for_each_move, play, too_few_pieces};
+use crate::position::{Color, Position};
+use crate::sector::Sector;
+use crate::solve::Progress;
+use crate::storage::SectorFile;
+use crate::value::Value;
+
+/// One thing found wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// The sector where it was found.
+    pub sector: Sector,
+    /// The position in notation, when the fault is about one position.
+    pub position: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What a verification checked and found.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Sectors checked.
+    pub sectors: usize,
+    /// Canonical positions recomputed.
+    pub positions: u64,
+    /// Child values read.
+    pub children: u64,
+    /// Faults found, in sector order; at most the requested number of them.
+    pub faults: Vec<Fault>,
+    /// All faults found, listed or not.
+    pub fault_count: u64,
+}
+
+/// Opened sector files, damaged or not, keyed by sector; an error stands for a file that
+/// cannot be used at all.
+type Files = BTreeMap<Sector, Result<Arc<SectorFile>, String>>;
+
+/// Verifies `sectors` of `db` (and reads, without verifying, what they depend on).
+/// Lists at most `max_faults` faults but counts them all.
+///
+/// # Errors
+/// Never for damage (that is a fault in the report); only for a progress callback failure or
+/// similar runtime trouble (none today).
+pub fn verify(
+    db: &Database,
+    sectors: &[Sector],
+    max_faults: usize,
+    progress: &dyn Progress,
+) -> Result<Report, Error> {
+    let mut report = Report::default();
+    let mut files: Files = BTreeMap::new();
+    let variant = db.variant();
+    let open = |s: Sector| -> Result<Arc<SectorFile>, String> {
+        let path = db.path(s);
+        if !path.exists() {
+            return Err(format!("sector {s} is missing ({})", path.display()));
+        }
+        SectorFile::open_unverified(&path, variant, s)
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    };
+    for &s in sectors {
+        for c in std::iter::once(s).chain(s.successors(variant)) {
+            files.entry(c).or_insert_with(|| open(c));
+        }
+    }
+    let mut faults = Faults {
+        list: Vec::new(),
+        count: 0,
+        max: max_faults,
+    };
+    for &s in sectors {
+        report.sectors += 1;
+        let file = match &files[&s] {
+            Ok(f) => f.clone(),
+            Err(why) => {
+                faults.note(Fault {
+                    sector: s,
+                    position: None,
+                    message: why.clone(),
+                });
+                continue;
+            }
+        };
+        if !file.checksum_ok() {
+            faults.note(Fault {
+                sector: s,
+                position: None,
+                message: format!("{}: payload checksum mismatch", file.path().display()),
+            });
+        }
+        let mut usable = true;
+        for c in s.successors(variant) {
+            if let Err(why) = &files[&c] {
+                faults.note(Fault {
+                    sector: s,
+                    position: None,
+                    message: format!("dependency {why}"),
+                });
+                usable = false;
+            }
+        }
+        if !usable {
+            continue;
+        }
+        let (positions, children) = verify_sector(db, s, &file, &files, &mut faults, progress);
+        report.positions += positions;
+        report.children += children;
+    }
+    report.faults = faults.list;
+    report.fault_count = faults.count;
+    Ok(report)
+}
+
+/// The faults kept for the report, and the count of all.
+struct Faults {
+    list: Vec<Fault>,
+    count: u64,
+    max: usize,
+}
+
+impl Faults {
+    fn note(&mut self, f: Fault) {
+        self.count += 1;
+        if self.list.len() < self.max {
+            self.list.push(f);
+        }
+    }
+}
+
+fn verify_sector(
+    db: &Database,
+    sector: Sector,
+    file: &SectorFile,
+    files: &Files,
+    faults: &mut Faults,
+    progress: &dyn Progress,
+) -> (u64, u64) {
+    let variant = db.variant();
+    let index = db.index(sector);
+    let children_of: Vec<(Sector, SectorIndex, Arc<SectorFile>)> = std::iter::once(sector)
+        .chain(sector.successors(variant))
+        .filter_map(|c| files[&c].as_ref().ok().map(|f| (c, db.index(c), f.clone())))
+        .collect();
+    let found = Mutex::new(faults);
+    let positions = AtomicU64::new(0);
+    let children = AtomicU64::new(0);
+    let report = |slot: u64, pos: Option<&Position>, message: String| {
+        let position = pos.map(|p| p.to_notation(variant, p.turn_from_hands(Color::White)));
+        found.lock().unwrap().note(Fault {
+            sector,
+            position,
+            message: format!("slot {slot}: {message}"),
+        });
+    };
+    progress.phase(&format!("verify {sector}"), index.size());
+    const CHUNK: u64 = 1 << 14;
+    let chunks: Vec<u64> = (0..index.size()).step_by(CHUNK as usize).collect();
+    chunks.par_iter().for_each(|&start| {
+        let end = (start + CHUNK).min(index.size());
+        let (mut n, mut c) = (0u64, 0u64);
+        for slot in start..end {
+            let stored = file.cell(slot);
+            let Some(pos) = index.position(slot) else {
+                if stored.is_some() {
+                    report(slot, None, "an unused slot holds a value".into());
+                }
+                continue;
+            };
+            n += 1;
+            let Some(stored) = stored else {
+                report(
+                    slot,
+                    Some(&pos),
+                    "a canonical position is marked unused".into(),
+                );
+                continue;
+            };
+            let mut shortest_loss: Option<u32> = None;
+            let mut deepest_win: Option<u32> = None;
+            let mut draw = false;
+            let mut any = false;
+            let mut broken = None;
+            for_each_move(variant, &pos, |mv| {
+                any = true;
+                c += 1;
+                let child = play(&pos, mv);
+                let value = if too_few_pieces(&child) {
+                    Some(Value::Loss(0))
+                } else {
+                    let s = Sector::of(&child);
+                    children_of
+                        .iter()
+                        .find(|x| x.0 == s)
+                        .and_then(|(_, ix, f)| f.cell(ix.index(&child)))
+                };
+                match value {
+                    Some(Value::Loss(d)) => {
+                        shortest_loss = Some(shortest_loss.map_or(d, |x| x.min(d)))
+                    }
+                    Some(Value::Win(d)) => deepest_win = Some(deepest_win.map_or(d, |x| x.max(d))),
+                    Some(Value::Draw) => draw = true,
+                    None => broken = Some(mv),
+                }
+            });
+            if let Some(mv) = broken {
+                let name = mv.to_notation(variant.board());
+                report(
+                    slot,
+                    Some(&pos),
+                    format!("the result of {name} has no stored value"),
+                );
+                continue;
+            }
+            let expected = if !any {
+                Value::Loss(0)
+            } else if let Some(d) = shortest_loss {
+                Value::Win(d + 1)
+            } else if draw {
+                Value::Draw
+            } else {
+                Value::Loss(deepest_win.map_or(0, |d| d + 1))
+            };
+            if expected != stored {
+                report(
+                    slot,
+                    Some(&pos),
+                    format!("stored {stored}, its children prove {expected}"),
+                );
+            }
+        }
+        positions.fetch_add(n, Relaxed);
+        children.fetch_add(c, Relaxed);
+        progress.advance(end - start);
+    });
+    (positions.into_inner(), children.into_inner())
+}
