@@ -24,9 +24,15 @@ pub struct Failure {
 }
 
 impl From<Error> for Failure {
+    /// Damaged data is a runtime failure (exit 1); everything else the library reports comes
+    /// from what the user gave: arguments, positions, folders (exit 2).
     fn from(e: Error) -> Failure {
+        let code = match e {
+            Error::Corrupt { .. } => EXIT_FAILURE,
+            _ => EXIT_BAD_INPUT,
+        };
         Failure {
-            code: EXIT_BAD_INPUT,
+            code,
             error: e.into(),
         }
     }

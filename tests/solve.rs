@@ -257,6 +257,20 @@ fn small_games_have_their_published_values() {
         assert!(out.contains("start position: "), "{out}");
         let value = start_value(v, &db);
         assert_eq!(value.name(), p[&format!("start/{v}")], "{v}");
+        // Every database the solver writes is proved by verify.
+        let out = morris(&[
+            "--variant",
+            v,
+            "verify",
+            "--quiet",
+            "--db",
+            db.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success() && text(&out).contains("all hold"),
+            "{v}: {}",
+            text(&out)
+        );
         if v == "seven" {
             // Only the centre wins; every other first placement loses.
             let var = variant(v, None, None);

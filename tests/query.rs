@@ -1,0 +1,249 @@
+//! `query` and `verify` from the command line: answers, JSON, and damage that is always caught.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn morris(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
+}
+
+fn solved(name: &str, variant: &str, extra: &[&str]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = fs::remove_dir_all(&dir);
+    let mut args = vec![
+        "--variant",
+        variant,
+        "solve",
+        "--quiet",
+        "--db",
+        dir.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let out = morris(&args);
+    assert!(out.status.success(), "{}", text(&out));
+    dir
+}
+
+fn rule_dir(db: &Path, variant: &str) -> PathBuf {
+    let flying = if variant == "nine" { "three" } else { "never" };
+    db.join(format!("{variant}-flying-{flying}-removal-standard"))
+}
+
+#[test]
+fn gassers_deepest_3_3_position_is_a_loss_in_26_for_black() {
+    let db = solved("query-nine", "nine", &["--sector", "3-3-0-0"]);
+    let position = ".WW/.../.B./B....B/.../.../..W b 0 0";
+    let out = morris(&["query", "--json", "--db", db.to_str().unwrap(), position]);
+    assert!(out.status.success(), "{}", text(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["variant"], "nine");
+    assert_eq!(json["position"], position);
+    assert_eq!(json["value"], "loss");
+    assert_eq!(json["depth"], 26);
+    let moves = json["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    assert_eq!(moves[0]["value"], "loss");
+    assert_eq!(moves[0]["depth"], 26);
+    for m in moves {
+        assert_eq!(m["value"], "loss");
+        assert!(m["depth"].as_u64().unwrap() <= 26);
+        assert!(m["move"].as_str().unwrap().contains('-'));
+    }
+    // The text form: a diagram, the verdict in words, a table.
+    let out = morris(&["query", "--db", db.to_str().unwrap(), position]);
+    let t = text(&out);
+    assert!(t.contains("Black to move loses in 26 plies"), "{t}");
+    assert!(t.contains(" 7  .     W     W\n 6    .   .   .\n"), "{t}");
+    assert!(t.contains("move"), "{t}");
+    // A finished position: loss at depth 0, no moves.
+    let out = morris(&[
+        "query",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        "WWW/.../.B./B...../.../.../... b 0 0",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["value"], "loss");
+    assert_eq!(json["depth"], 0);
+    assert_eq!(json["moves"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn batch_query_answers_json_lines_and_unsolved_sectors_name_the_command() {
+    let db = solved("query-batch", "nine", &["--sector", "3-3-0-0"]);
+    let dbs = db.to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["query", "--db", dbs, "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b".WW/.../.B./B....B/.../.../..W b 0 0\nnonsense\n.../.../.../....../.../.../... w 9 9\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["depth"], 26);
+    assert!(lines[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("expected 4 fields"));
+    let missing = lines[2]["error"].as_str().unwrap();
+    assert!(
+        missing.contains("sector 0-0-9-9 is not solved"),
+        "{missing}"
+    );
+    assert!(missing.contains("morris solve --variant nine"), "{missing}");
+    assert_eq!(out.status.code(), Some(2));
+    let out = morris(&["query", "--db", dbs, ".../.../.../....../.../.../... w 9 9"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("--sector 0-0-9-9"), "{}", text(&out));
+}
+
+#[test]
+fn verify_passes_on_a_sound_database_and_names_a_changed_position() {
+    let db = solved("verify-flip", "five", &[]);
+    let dbs = db.to_str().unwrap();
+    let out = morris(&["--variant", "five", "verify", "--quiet", "--db", dbs]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("all hold"), "{}", text(&out));
+
+    // Change one win's depth in the middle of 3-3-0-0.
+    let file = rule_dir(&db, "five").join("3-3-0-0.sec");
+    let mut bytes = fs::read(&file).unwrap();
+    let at = (4096..bytes.len())
+        .skip((bytes.len() - 4096) / 2)
+        .find(|&i| bytes[i] % 2 == 1 && bytes[i] < 200)
+        .unwrap();
+    bytes[at] += 2;
+    fs::write(&file, &bytes).unwrap();
+    let out = morris(&["--variant", "five", "verify", "--quiet", "--db", dbs]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let t = text(&out);
+    assert!(
+        t.contains("FAULT sector 3-3-0-0: ") && t.contains("checksum mismatch"),
+        "{t}"
+    );
+    let slot = at - 4096;
+    let line = t
+        .lines()
+        .find(|l| l.contains(&format!("slot {slot}:")))
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(line.starts_with("FAULT sector 3-3-0-0 position "), "{line}");
+    assert!(
+        line.contains(&format!(
+            "stored win in {}, its children prove win in {}",
+            bytes[at],
+            bytes[at] - 2
+        )),
+        "{line}"
+    );
+    // query never answers from the damaged file.
+    let out = morris(&[
+        "--variant",
+        "five",
+        "query",
+        "--db",
+        dbs,
+        "WWW/.../.BB./.../.B. b 0 0",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("3-3-0-0.sec: damaged: payload checksum mismatch"),
+        "{}",
+        text(&out)
+    );
+    // verify --sector checks just that sector.
+    let out = morris(&[
+        "--variant",
+        "five",
+        "verify",
+        "--quiet",
+        "--db",
+        dbs,
+        "--sector",
+        "4-4-0-0",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("checked 1 sectors"), "{}", text(&out));
+}
+
+#[test]
+fn truncated_foreign_and_missing_files_are_reported() {
+    let db = solved("verify-damage", "three", &[]);
+    let dbs = db.to_str().unwrap();
+    let dir = rule_dir(&db, "three");
+    let position = "W.B/.WW/.B. b 0 1";
+    // Truncated.
+    let file = dir.join("3-3-0-0.sec");
+    let original = fs::read(&file).unwrap();
+    fs::write(&file, &original[..original.len() - 1]).unwrap();
+    let out = morris(&["--variant", "three", "verify", "--quiet", "--db", dbs]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("3-3-0-0.sec: damaged:") && text(&out).contains("the header promises"),
+        "{}",
+        text(&out)
+    );
+    let out = morris(&[
+        "--variant",
+        "three",
+        "query",
+        "--db",
+        dbs,
+        "WWW/B.B/.B. b 0 0",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("the header promises"), "{}", text(&out));
+    // A header of another variant (three-diag's file under three's name).
+    let other = solved("verify-damage-other", "three-diag", &[]);
+    fs::copy(rule_dir(&other, "three-diag").join("3-3-0-0.sec"), &file).unwrap();
+    let out = morris(&["--variant", "three", "verify", "--quiet", "--db", dbs]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("holds three-diag"), "{}", text(&out));
+    let out = morris(&[
+        "--variant",
+        "three",
+        "query",
+        "--db",
+        dbs,
+        "WWW/B.B/.B. b 0 0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("holds three-diag"), "{}", text(&out));
+    // A missing dependency.
+    fs::remove_file(&file).unwrap();
+    let out = morris(&["--variant", "three", "verify", "--quiet", "--db", dbs]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("dependency sector 3-3-0-0 is missing"),
+        "{}",
+        text(&out)
+    );
+    let out = morris(&["--variant", "three", "query", "--db", dbs, position]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out).contains("sector 3-3-0-0 is not solved"),
+        "{}",
+        text(&out)
+    );
+}
