@@ -1,4 +1,18 @@
 //! Solves the Morris family of board games by parallel retrograde analysis.
+//!
+//! ```
+//! use morris::db::Database;
+//! use morris::position::Position;
+//! use morris::sector::Sector;
+//! use morris::solve::{solve, Silent};
+//! use morris::{Value, Variant};
+//!
+//! let variant = Variant::by_name("three").unwrap();
+//! let dir = std::env::temp_dir().join("morris-doc-example");
+//! let db = Database::new(&dir, &variant).unwrap();
+//! solve(&db, &[Sector::start(&variant)], &Silent).unwrap();
+//! assert_eq!(db.probe(&Position::start(&variant)).unwrap(), Value::Draw);
+//! ```
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -28,3 +42,8 @@ pub use position::{Color, Position};
 pub use symmetry::Symmetry;
 pub use value::Value;
 pub use variant::{Flying, Removal, Rules, Variant};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
