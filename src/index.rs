@@ -28,15 +28,42 @@ impl SymTable {
 }
 
 const UNSET: u32 = u32::MAX;
-const SYM_BITS: u32 = 6;
+/// Entry layout: orbit rank << RANK_SHIFT | STABILISED flag | symmetry id.
+const SYM_MASK: u32 = 0x3F;
+const STABILISED: u32 = 0x40;
+const RANK_SHIFT: u32 = 7;
+
+/// What the orbit table says of one mover set: its orbit's rank, the symmetry that maps it to
+/// the orbit's representative, and whether the representative has a non-trivial stabiliser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry(u32);
+
+impl Entry {
+    #[inline]
+    fn rank(self) -> usize {
+        (self.0 >> RANK_SHIFT) as usize
+    }
+
+    #[inline]
+    fn sym(self) -> usize {
+        (self.0 & SYM_MASK) as usize
+    }
+
+    /// Whether the representative has a non-trivial stabiliser: only then can two different
+    /// positions with this mover set be symmetric to each other.
+    #[inline]
+    pub fn stabilised(self) -> bool {
+        self.0 & STABILISED != 0
+    }
+}
 
 /// Orbits of point sets under a board's symmetry group, shared by every sector of a variant.
 pub struct Orbits {
     points: u32,
     syms: Vec<SymTable>,
-    /// For each mask: orbit rank (within its size) << SYM_BITS | the symmetry mapping it to the
+    /// For each mask: orbit rank (within its size), stabiliser flag and the symmetry mapping it to the
     /// representative.
-    entry: Vec<u32>,
+    entry: Vec<Vec<u32>>,
     /// Representatives by size, in increasing order (the rank is the position).
     reps: Vec<Vec<u32>>,
     /// The non-identity symmetries fixing each representative, by size and rank; empty for most.
@@ -65,7 +92,7 @@ impl Orbits {
                 SymTable(t)
             })
             .collect();
-        assert!(syms.len() < 1 << SYM_BITS);
+        assert!(syms.len() <= SYM_MASK as usize + 1);
         let inverse: Vec<u8> = (0..syms.len())
             .map(|i| {
                 (0..syms.len())
@@ -73,35 +100,42 @@ impl Orbits {
                     .expect("a group holds every inverse") as u8
             })
             .collect();
-        let mut entry = vec![UNSET; 1usize << n];
-        let mut reps = vec![Vec::new(); n as usize + 1];
-        let mut stabilisers = vec![Vec::new(); n as usize + 1];
-        for mask in 0..(1u32 << n) {
-            if entry[mask as usize] != UNSET {
-                continue;
-            }
-            // The first mask of an orbit met in increasing order is its smallest.
-            let size = mask.count_ones() as usize;
-            let rank = reps[size].len() as u32;
-            reps[size].push(mask);
-            let mut stab = Vec::new();
-            for (j, s) in syms.iter().enumerate() {
-                let image = s.apply(mask);
-                if image == mask && j != 0 {
-                    stab.push(j as u8);
-                }
-                if entry[image as usize] == UNSET {
-                    entry[image as usize] = rank << SYM_BITS | inverse[j] as u32;
-                }
-            }
-            stabilisers[size].push(stab);
-        }
         let mut binom = [[0u64; 33]; 33];
         for i in 0..33 {
             binom[i][0] = 1;
             for j in 1..=i {
                 binom[i][j] = binom[i - 1][j - 1] + if j < i { binom[i - 1][j] } else { 0 };
             }
+        }
+        // Entries are stored by set size, each size densely by the set's colex rank: a run
+        // over few pieces touches a small table (170 KB for five of 24 points, not 64 MB).
+        let mut entry: Vec<Vec<u32>> = (0..=n)
+            .map(|k| vec![UNSET; binom[n as usize][k as usize] as usize])
+            .collect();
+        let slot = |mask: u32| colex(&binom, mask) as usize;
+        let mut reps = vec![Vec::new(); n as usize + 1];
+        let mut stabilisers = vec![Vec::new(); n as usize + 1];
+        for mask in 0..(1u32 << n) {
+            let size = mask.count_ones() as usize;
+            if entry[size][slot(mask)] != UNSET {
+                continue;
+            }
+            // The first mask of an orbit met in increasing order is its smallest.
+            let size = mask.count_ones() as usize;
+            let rank = reps[size].len() as u32;
+            reps[size].push(mask);
+            let stab: Vec<u8> = (1..syms.len())
+                .filter(|&j| syms[j].apply(mask) == mask)
+                .map(|j| j as u8)
+                .collect();
+            let flag = if stab.is_empty() { 0 } else { STABILISED };
+            for (j, s) in syms.iter().enumerate() {
+                let image = s.apply(mask);
+                if entry[size][slot(image)] == UNSET {
+                    entry[size][slot(image)] = rank << RANK_SHIFT | flag | inverse[j] as u32;
+                }
+            }
+            stabilisers[size].push(stab);
         }
         Orbits {
             points: n,
@@ -111,6 +145,12 @@ impl Orbits {
             stabilisers,
             binom,
         }
+    }
+
+    /// The table entry of a mover set.
+    #[inline]
+    pub fn entry(&self, mover: PointSet) -> Entry {
+        Entry(self.entry[mover.len() as usize][colex(&self.binom, mover.0) as usize])
     }
 
     /// The number of orbits of sets of `size` points.
@@ -128,66 +168,56 @@ impl Orbits {
         }
     }
 
-    /// Colex rank of the set bits of `x` among sets of the same size.
+    /// Colex rank of `x` squeezed onto the set bits of `free` (the rank of `pext(x, free)`),
+    /// without squeezing: each point's place among the free points is a population count.
     #[inline]
-    fn colex_rank(&self, mut x: u32) -> u64 {
+    fn squeezed_rank(&self, mut x: u32, free: u32) -> u64 {
         let mut rank = 0;
         let mut i = 1;
         while x != 0 {
-            let p = x.trailing_zeros();
-            rank += self.binom[p as usize][i];
+            let low = x & x.wrapping_neg();
+            let place = (free & (low - 1)).count_ones();
+            rank += self.binom[place as usize][i];
             i += 1;
-            x &= x - 1;
+            x ^= low;
         }
         rank
     }
 
-    /// The set of `k` points with colex rank `rank`.
+    /// The set of `k` of the points of `free` whose squeezed colex rank is `rank` (the
+    /// inverse of [`Orbits::squeezed_rank`]): the free points are walked from the top, each
+    /// one's place among them a population count.
     #[inline]
-    fn colex_unrank(&self, mut rank: u64, k: u32) -> u32 {
+    fn squeezed_unrank(&self, mut rank: u64, k: u32, free: u32) -> u32 {
         let mut x = 0;
-        let mut p = self.points;
+        let mut rest = free;
         for i in (1..=k as usize).rev() {
-            p -= 1;
-            while self.binom[p as usize][i] > rank {
-                p -= 1;
+            loop {
+                let top = 1u32 << (31 - rest.leading_zeros());
+                rest ^= top;
+                let c = self.binom[rest.count_ones() as usize][i];
+                if c <= rank {
+                    rank -= c;
+                    x |= top;
+                    break;
+                }
             }
-            rank -= self.binom[p as usize][i];
-            x |= 1 << p;
         }
         x
     }
 }
 
-/// Gathers the bits of `x` at the set bits of `mask` into the low bits (portable PEXT).
+/// The colex rank of a set among the sets of its size.
 #[inline]
-fn pext(x: u32, mut mask: u32) -> u32 {
-    let mut out = 0;
-    let mut bit = 1;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if x & low != 0 {
-            out |= bit;
-        }
-        bit <<= 1;
-        mask ^= low;
+fn colex(binom: &[[u64; 33]; 33], mut x: u32) -> u64 {
+    let mut rank = 0;
+    let mut i = 1;
+    while x != 0 {
+        rank += binom[x.trailing_zeros() as usize][i];
+        i += 1;
+        x &= x - 1;
     }
-    out
-}
-
-/// Scatters the low bits of `x` onto the set bits of `mask` (portable PDEP).
-#[inline]
-fn pdep(mut x: u32, mut mask: u32) -> u32 {
-    let mut out = 0;
-    while mask != 0 && x != 0 {
-        let low = mask & mask.wrapping_neg();
-        if x & 1 != 0 {
-            out |= low;
-        }
-        x >>= 1;
-        mask ^= low;
-    }
-    out
+    rank
 }
 
 /// The index of one sector: canonical positions ↔ slots `0..size()`.
@@ -227,19 +257,31 @@ impl SectorIndex {
     /// The slot of `pos` (which must lie in this sector), the same for all its symmetric images.
     #[inline]
     pub fn index(&self, pos: &Position) -> u64 {
+        self.index_with(pos, self.orbits.entry(pos.mover))
+    }
+
+    /// [`SectorIndex::index`] with the mover's table entry already loaded.
+    #[inline]
+    pub fn index_with(&self, pos: &Position, e: Entry) -> u64 {
         debug_assert_eq!(Sector::of(pos), self.sector);
+        debug_assert_eq!(e, self.orbits.entry(pos.mover));
         let o = &*self.orbits;
-        let e = o.entry[pos.mover.0 as usize];
-        let rank = (e >> SYM_BITS) as usize;
-        let sym = &o.syms[(e & ((1 << SYM_BITS) - 1)) as usize];
+        let sym = &o.syms[e.sym()];
         let rep = sym.apply(pos.mover.0);
         let free = !rep & PointSet::first(o.points as usize).0;
         let opp = sym.apply(pos.opponent.0);
-        let mut best = o.colex_rank(pext(opp, free));
-        for &t in &o.stabilisers[self.sector.mover as usize][rank] {
-            best = best.min(o.colex_rank(pext(o.syms[t as usize].apply(opp), free)));
+        let mut best = o.squeezed_rank(opp, free);
+        if e.stabilised() {
+            for &t in &o.stabilisers[self.sector.mover as usize][e.rank()] {
+                best = best.min(o.squeezed_rank(o.syms[t as usize].apply(opp), free));
+            }
         }
-        rank as u64 * self.stride + best
+        e.rank() as u64 * self.stride + best
+    }
+
+    /// The orbit tables.
+    pub fn orbits(&self) -> &Orbits {
+        &self.orbits
     }
 
     /// The canonical position in `slot`, or `None` for an unused slot.
@@ -251,9 +293,9 @@ impl SectorIndex {
         let k = slot % self.stride;
         let rep = o.reps[self.sector.mover as usize][rank];
         let free = !rep & PointSet::first(o.points as usize).0;
-        let opp = pdep(o.colex_unrank(k, self.sector.opponent as u32), free);
+        let opp = o.squeezed_unrank(k, self.sector.opponent as u32, free);
         for &t in &o.stabilisers[self.sector.mover as usize][rank] {
-            if o.colex_rank(pext(o.syms[t as usize].apply(opp), free)) < k {
+            if o.squeezed_rank(o.syms[t as usize].apply(opp), free) < k {
                 return None;
             }
         }
@@ -298,23 +340,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pext_and_pdep_are_inverse() {
-        let mask = 0b1011_0110_1001u32;
-        for x in 0..64u32 {
-            assert_eq!(pext(pdep(x, mask), mask), x);
-        }
-        assert_eq!(pext(0b1010, 0b1110), 0b101);
-    }
-
-    #[test]
-    fn colex_round_trips() {
+    fn squeezed_ranks_round_trip_in_colex_order() {
         let v = Variant::by_name("three").unwrap();
         let o = Orbits::new(&v);
-        for k in 0..=9u32 {
-            for r in 0..o.binomial(9, k) {
-                let x = o.colex_unrank(r, k);
-                assert_eq!(x.count_ones(), k);
-                assert_eq!(o.colex_rank(x), r);
+        for free in [0b1_1111_1111u32, 0b1_0110_1001, 0b0_1100_0110] {
+            let n = free.count_ones();
+            for k in 0..=n {
+                let mut previous = None;
+                for r in 0..o.binomial(n, k) {
+                    let x = o.squeezed_unrank(r, k, free);
+                    assert_eq!(x & !free, 0);
+                    assert_eq!(x.count_ones(), k);
+                    assert_eq!(o.squeezed_rank(x, free), r);
+                    // Colex: compare by the highest differing point.
+                    if let Some(p) = previous {
+                        let differ: u32 = p ^ x;
+                        assert!(x & (1 << (31 - differ.leading_zeros())) != 0);
+                    }
+                    previous = Some(x);
+                }
             }
         }
     }

@@ -10,13 +10,14 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 use crate::db::Database;
 use crate::error::Error;
-use crate::index::SectorIndex;
+use crate::index::{Entry, SectorIndex};
 use crate::movegen::{for_each_move, for_each_unmove, play, too_few_pieces, MAX_MOVES};
 use crate::position::Position;
 use crate::sector::{plan, Sector, WorkUnit};
@@ -30,11 +31,33 @@ pub trait Progress: Sync {
     /// Work unit `number` (from 0) of `count` begins; `done` when its files are already valid.
     fn unit(&self, _unit: &WorkUnit, _number: usize, _count: usize, _done: bool) {}
     /// The current work unit is solved and written.
-    fn unit_solved(&self, _unit: &WorkUnit, _elapsed: std::time::Duration) {}
+    fn unit_solved(&self, _unit: &WorkUnit, _times: &UnitTimes) {}
     /// A phase of the current work unit begins, with `total` steps.
     fn phase(&self, _name: &str, _total: u64) {}
     /// `n` more steps of the current phase are done.
     fn advance(&self, _n: u64) {}
+}
+
+/// Where the time of one work unit went.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UnitTimes {
+    /// Index slots of the unit.
+    pub slots: u64,
+    /// Reading children in solved sectors and counting children inside the unit.
+    pub init: Duration,
+    /// Retrograde levels run (0 for forward-only units).
+    pub levels: u32,
+    /// Time in the levels.
+    pub retrograde: Duration,
+    /// Statistics and writing the files.
+    pub write: Duration,
+}
+
+impl UnitTimes {
+    /// The whole time.
+    pub fn total(&self) -> Duration {
+        self.init + self.retrograde + self.write
+    }
 }
 
 /// Reports nothing.
@@ -104,7 +127,7 @@ impl Unit<'_> {
     }
 
     /// Reads children outside the unit and counts distinct children inside it.
-    fn init(&self, part: usize, slot: usize) {
+    fn init(&self, part: usize, slot: usize, scratch: &mut Scratch) {
         let p = &self.parts[part];
         let Some(pos) = p.index.position(slot as u64) else {
             p.state[slot].store(UNUSED, Relaxed);
@@ -114,37 +137,70 @@ impl Unit<'_> {
         let mut deepest_win: Option<u32> = None;
         let mut draw = false;
         let mut any = false;
-        let mut inside: ArrayVec<(u8, u64), MAX_MOVES> = ArrayVec::new();
+        // In phases, so that the cache misses of one phase (orbit table entries, then child
+        // cells) are independent loads the processor overlaps.
+        let Scratch {
+            kids,
+            entries,
+            inside,
+            outside,
+        } = scratch;
+        kids.clear();
+        entries.clear();
+        inside.clear();
+        outside.clear();
         for_each_move(self.db.variant(), &pos, |mv| {
             any = true;
             let child = play(&pos, mv);
             if too_few_pieces(&child) {
                 best_win = best_win.min(1);
-                return;
-            }
-            let sector = Sector::of(&child);
-            if let Some(k) = self.part_of(sector) {
-                inside.push((k as u8, self.parts[k].index.index(&child)));
-                return;
-            }
-            match self.children.iter().find(|c| c.sector == sector) {
-                Some(c) => match c.file.cell(c.index.index(&child)) {
-                    Some(Value::Loss(d)) => best_win = best_win.min(d + 1),
-                    Some(Value::Win(d)) => deepest_win = Some(deepest_win.unwrap_or(0).max(d)),
-                    Some(Value::Draw) => draw = true,
-                    None => self.fail(Error::Corrupt {
-                        path: c.file.path().to_path_buf(),
-                        why: "a canonical position's slot is marked unused".into(),
-                    }),
-                },
-                None => self.fail(Error::Sector {
-                    sector: sector.to_string(),
-                    why: "reached by a move but not among the unit's dependencies".into(),
-                }),
+            } else {
+                kids.push(child);
             }
         });
+        let orbits = p.index.orbits();
+        // Children that keep the opponent's set as their mover set (every move without a
+        // removal) are pairwise distinct, even up to symmetry, unless that set has a
+        // non-trivial stabiliser: a symmetry relating two of them would have to fix it. Such
+        // children are counted without computing their slots.
+        let plain_distinct = !orbits.entry(pos.opponent).stabilised();
+        let mut plain = 0usize;
+        kids.retain(|child| {
+            let counted = plain_distinct
+                && child.mover == pos.opponent
+                && self.part_of(Sector::of(child)).is_some();
+            plain += counted as usize;
+            !counted
+        });
+        entries.extend(kids.iter().map(|c| orbits.entry(c.mover)));
+        // In-unit children as (part << 56 | slot); outside ones as (child sector, slot).
+        for (child, &e) in kids.iter().zip(entries.iter()) {
+            let sector = Sector::of(child);
+            if let Some(k) = self.part_of(sector) {
+                inside.push((k as u64) << 56 | self.parts[k].index.index_with(child, e));
+            } else if let Some(j) = self.children.iter().position(|c| c.sector == sector) {
+                outside.push((j as u8, self.children[j].index.index_with(child, e)));
+            } else {
+                self.fail(Error::Sector {
+                    sector: sector.to_string(),
+                    why: "reached by a move but not among the unit's dependencies".into(),
+                });
+            }
+        }
+        for &(j, slot) in outside.iter() {
+            let c = &self.children[j as usize];
+            match c.file.cell(slot) {
+                Some(Value::Loss(d)) => best_win = best_win.min(d + 1),
+                Some(Value::Win(d)) => deepest_win = Some(deepest_win.unwrap_or(0).max(d)),
+                Some(Value::Draw) => draw = true,
+                None => self.fail(Error::Corrupt {
+                    path: c.file.path().to_path_buf(),
+                    why: "a canonical position's slot is marked unused".into(),
+                }),
+            }
+        }
         inside.sort_unstable();
-        let mut distinct = 0usize;
+        let mut distinct = plain;
         for (i, c) in inside.iter().enumerate() {
             if i == 0 || inside[i - 1] != *c {
                 distinct += 1;
@@ -244,6 +300,15 @@ impl Unit<'_> {
     }
 }
 
+/// Buffers reused from position to position, so that initialising allocates nothing.
+#[derive(Default)]
+struct Scratch {
+    kids: Vec<Position>,
+    entries: Vec<Entry>,
+    inside: Vec<u64>,
+    outside: Vec<(u8, u64)>,
+}
+
 /// The chunks of all parts, for parallel iteration.
 fn chunks(parts: &[Part]) -> Vec<(usize, usize, usize)> {
     let mut out = Vec::new();
@@ -262,7 +327,13 @@ fn chunks(parts: &[Part]) -> Vec<(usize, usize, usize)> {
 ///
 /// # Errors
 /// A missing or damaged dependency, a write failure, or a limit of the working state.
-pub fn solve_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Result<(), Error> {
+pub fn solve_unit(
+    db: &Database,
+    unit: &WorkUnit,
+    progress: &dyn Progress,
+) -> Result<UnitTimes, Error> {
+    let mut times = UnitTimes::default();
+    let mut clock = Instant::now();
     let parts: Vec<Part> = unit
         .sectors
         .iter()
@@ -299,13 +370,17 @@ pub fn solve_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Re
     let total: u64 = u.parts.iter().map(|p| p.state.len() as u64).sum();
 
     progress.phase("reading children", total);
-    work.par_iter().for_each(|&(k, a, b)| {
-        for slot in a..b {
-            u.init(k, slot);
-        }
-        progress.advance((b - a) as u64);
-    });
+    work.par_iter()
+        .for_each_init(Scratch::default, |scratch, &(k, a, b)| {
+            for slot in a..b {
+                u.init(k, slot, scratch);
+            }
+            progress.advance((b - a) as u64);
+        });
     u.take_error()?;
+    times.slots = total;
+    times.init = clock.elapsed();
+    clock = Instant::now();
 
     if unit.cyclic {
         let mut level = 0u32;
@@ -320,17 +395,21 @@ pub fn solve_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Re
             });
             u.take_error()?;
             level += 1;
+            times.levels = level;
             progress.phase("retrograde levels", u.max_pending.load(Relaxed) as u64 + 1);
             progress.advance(level as u64);
         }
     }
 
+    times.retrograde = clock.elapsed();
+    clock = Instant::now();
     progress.phase("writing", total);
     for part in &u.parts {
         write_part(db, part, progress)?;
     }
     db.forget();
-    Ok(())
+    times.write = clock.elapsed();
+    Ok(times)
 }
 
 /// The final value of a working state once the levels are done.
@@ -449,10 +528,9 @@ pub fn solve(db: &Database, roots: &[Sector], progress: &dyn Progress) -> Result
         }
         progress.unit(unit, number, units.len(), done);
         if !done {
-            let started = std::time::Instant::now();
-            solve_unit(db, unit, progress)?;
+            let times = solve_unit(db, unit, progress)?;
             solved += 1;
-            progress.unit_solved(unit, started.elapsed());
+            progress.unit_solved(unit, &times);
         }
     }
     Ok(solved)

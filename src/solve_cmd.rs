@@ -7,7 +7,7 @@ use std::time::Instant;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use morris::db::Database;
 use morris::sector::{endgame_roots, plan, Sector, WorkUnit};
-use morris::solve::{start_value, Progress};
+use morris::solve::{start_value, Progress, UnitTimes};
 use morris::storage::SectorStats;
 use morris::{Value, Variant};
 
@@ -27,12 +27,25 @@ impl Progress for Bars {
         self.overall.set_position(number as u64);
         self.overall.set_message(unit_name(unit));
     }
-    fn unit_solved(&self, unit: &WorkUnit, elapsed: std::time::Duration) {
+    fn unit_solved(&self, unit: &WorkUnit, t: &UnitTimes) {
         self.overall.inc(1);
         if !self.quiet {
-            let _ = self
-                .multi
-                .println(format!("solved {} in {elapsed:.2?}", unit_name(unit)));
+            let line = format!(
+                "solved {} ({} slots) in {:.2?}: children {:.2?}, {} levels {:.2?}, writing {:.2?}",
+                unit_name(unit),
+                t.slots,
+                t.total(),
+                t.init,
+                t.levels,
+                t.retrograde,
+                t.write
+            );
+            // Bars are hidden when stderr is not a terminal; the log lines still belong there.
+            if self.multi.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                let _ = self.multi.println(line);
+            }
         }
     }
     fn phase(&self, name: &str, total: u64) {
