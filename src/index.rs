@@ -115,27 +115,29 @@ impl Orbits {
         let slot = |mask: u32| colex(&binom, mask) as usize;
         let mut reps = vec![Vec::new(); n as usize + 1];
         let mut stabilisers = vec![Vec::new(); n as usize + 1];
-        for mask in 0..(1u32 << n) {
-            let size = mask.count_ones() as usize;
-            if entry[size][slot(mask)] != UNSET {
-                continue;
-            }
-            // The first mask of an orbit met in increasing order is its smallest.
-            let size = mask.count_ones() as usize;
-            let rank = reps[size].len() as u32;
-            reps[size].push(mask);
-            let stab: Vec<u8> = (1..syms.len())
-                .filter(|&j| syms[j].apply(mask) == mask)
-                .map(|j| j as u8)
-                .collect();
-            let flag = if stab.is_empty() { 0 } else { STABILISED };
-            for (j, s) in syms.iter().enumerate() {
-                let image = s.apply(mask);
-                if entry[size][slot(image)] == UNSET {
-                    entry[size][slot(image)] = rank << RANK_SHIFT | flag | inverse[j] as u32;
+        for size in 0..=n as usize {
+            // The sets of one size in increasing order, which is colex order, so the running
+            // count is each set's slot and the first set met of an orbit is its smallest.
+            let mut mask = PointSet::first(size).0;
+            for counter in 0..entry[size].len() {
+                if entry[size][counter] == UNSET {
+                    let rank = reps[size].len() as u32;
+                    reps[size].push(mask);
+                    let stab: Vec<u8> = (1..syms.len())
+                        .filter(|&j| syms[j].apply(mask) == mask)
+                        .map(|j| j as u8)
+                        .collect();
+                    let flag = if stab.is_empty() { 0 } else { STABILISED };
+                    for (j, s) in syms.iter().enumerate() {
+                        let image = slot(s.apply(mask));
+                        if entry[size][image] == UNSET {
+                            entry[size][image] = rank << RANK_SHIFT | flag | inverse[j] as u32;
+                        }
+                    }
+                    stabilisers[size].push(stab);
                 }
+                mask = next_combination(mask);
             }
-            stabilisers[size].push(stab);
         }
         Orbits {
             points: n,
@@ -205,6 +207,17 @@ impl Orbits {
         }
         x
     }
+}
+
+/// The next larger number with as many set bits (Gosper's hack, without division).
+#[inline]
+fn next_combination(x: u32) -> u32 {
+    if x == 0 {
+        return 0;
+    }
+    let t = x | (x - 1);
+    let u = t.wrapping_add(1);
+    u | ((!t & u).wrapping_sub(1) >> (x.trailing_zeros() + 1))
 }
 
 /// The colex rank of a set among the sets of its size.
@@ -305,6 +318,60 @@ impl SectorIndex {
             mover_hand: self.sector.mover_hand,
             opponent_hand: self.sector.opponent_hand,
         })
+    }
+
+    /// Calls `f(slot, position)` for every slot of `start..end` in order (`None` for an unused
+    /// slot), faster than [`SectorIndex::position`] slot by slot: consecutive slots of one mover
+    /// orbit step the opponent's set to its colex successor.
+    pub fn for_each_slot(&self, start: u64, end: u64, mut f: impl FnMut(u64, Option<Position>)) {
+        let o = &*self.orbits;
+        let w = self.sector.mover as usize;
+        let b = self.sector.opponent as u32;
+        let mut slot = start;
+        while slot < end {
+            let rank = (slot / self.stride) as usize;
+            let orbit_end = ((rank as u64 + 1) * self.stride).min(end);
+            let rep = o.reps[w][rank];
+            let free = !rep & PointSet::first(o.points as usize).0;
+            let stab = &o.stabilisers[w][rank];
+            // The free points by place, so that a squeezed set spreads onto the board.
+            let mut point_of_place = [0u8; 32];
+            for (place, p) in PointSet(free).iter().enumerate() {
+                point_of_place[place] = p.0;
+            }
+            let mut k = slot % self.stride;
+            let mut squeezed = self.squeezed_first(k, b, free);
+            loop {
+                let mut opp = 0u32;
+                let mut x = squeezed;
+                while x != 0 {
+                    opp |= 1 << point_of_place[x.trailing_zeros() as usize];
+                    x &= x - 1;
+                }
+                let used = stab
+                    .iter()
+                    .all(|&t| o.squeezed_rank(o.syms[t as usize].apply(opp), free) >= k);
+                let pos = used.then_some(Position {
+                    mover: PointSet(rep),
+                    opponent: PointSet(opp),
+                    mover_hand: self.sector.mover_hand,
+                    opponent_hand: self.sector.opponent_hand,
+                });
+                f(slot, pos);
+                slot += 1;
+                k += 1;
+                if slot >= orbit_end {
+                    break;
+                }
+                squeezed = next_combination(squeezed);
+            }
+        }
+    }
+
+    /// The squeezed set (bits 0.. standing for the free points in order) of colex rank `k`.
+    fn squeezed_first(&self, k: u64, b: u32, free: u32) -> u32 {
+        let all = PointSet::first(free.count_ones() as usize).0;
+        self.orbits.squeezed_unrank(k, b, all)
     }
 
     /// How many distinct boards are symmetric images of `pos` (the group size over the size of

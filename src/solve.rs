@@ -127,9 +127,9 @@ impl Unit<'_> {
     }
 
     /// Reads children outside the unit and counts distinct children inside it.
-    fn init(&self, part: usize, slot: usize, scratch: &mut Scratch) {
+    fn init(&self, part: usize, slot: usize, pos: Option<Position>, scratch: &mut Scratch) {
         let p = &self.parts[part];
-        let Some(pos) = p.index.position(slot as u64) else {
+        let Some(pos) = pos else {
             p.state[slot].store(UNUSED, Relaxed);
             return;
         };
@@ -372,9 +372,11 @@ pub fn solve_unit(
     progress.phase("reading children", total);
     work.par_iter()
         .for_each_init(Scratch::default, |scratch, &(k, a, b)| {
-            for slot in a..b {
-                u.init(k, slot, scratch);
-            }
+            u.parts[k]
+                .index
+                .for_each_slot(a as u64, b as u64, |slot, pos| {
+                    u.init(k, slot as usize, pos, scratch)
+                });
             progress.advance((b - a) as u64);
         });
     u.take_error()?;

@@ -163,6 +163,17 @@ fn index_round_trips_and_matches_burnside_counts() {
             let index = SectorIndex::new(orbits.clone(), sector);
             let mut used = 0u64;
             let mut raw = 0u64;
+            // Walking slots in order gives what unranking each slot gives.
+            let mut walked = Vec::new();
+            index.for_each_slot(0, index.size(), |slot, pos| walked.push((slot, pos)));
+            assert_eq!(walked.len() as u64, index.size());
+            let mid = index.size() / 3;
+            index.for_each_slot(mid, index.size(), |slot, pos| {
+                assert_eq!(walked[slot as usize].1, pos)
+            });
+            for (slot, pos) in walked {
+                assert_eq!(index.position(slot), pos, "{name} {sector} slot {slot}");
+            }
             for slot in 0..index.size() {
                 let Some(pos) = index.position(slot) else {
                     continue;
