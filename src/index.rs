@@ -6,7 +6,7 @@
 //! free, is ranked in colex order. When the representative has a non-trivial stabiliser, the
 //! smallest opponent rank among its images is canonical and the other slots are unused.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::point::PointSet;
 use crate::position::Position;
@@ -61,18 +61,28 @@ impl Entry {
 pub struct Orbits {
     points: u32,
     syms: Vec<SymTable>,
-    /// For each mask: orbit rank (within its size), stabiliser flag and the symmetry mapping it to the
-    /// representative.
-    entry: Vec<Vec<u32>>,
-    /// Representatives by size, in increasing order (the rank is the position).
-    reps: Vec<Vec<u32>>,
-    /// The non-identity symmetries fixing each representative, by size and rank; empty for most.
-    stabilisers: Vec<Vec<Vec<u8>>>,
+    /// For each symmetry, the index of its inverse.
+    inverse: Vec<u8>,
+    /// The tables of each set size, built on first use: a run over few pieces never pays for
+    /// (or holds) the tables of many.
+    sizes: Vec<OnceLock<SizeTable>>,
     binom: [[u64; 33]; 33],
 }
 
+/// The orbits of the sets of one size.
+struct SizeTable {
+    /// For each set, by its colex rank: orbit rank, stabiliser flag and the symmetry mapping
+    /// it to the representative.
+    entry: Vec<u32>,
+    /// Representatives in increasing order (the rank is the position).
+    reps: Vec<u32>,
+    /// The non-identity symmetries fixing each representative; empty for most.
+    stabilisers: Vec<Vec<u8>>,
+}
+
 impl Orbits {
-    /// Builds the orbit tables of a variant's board (2^n entries).
+    /// Prepares the orbit tables of a variant's board; each set size's table is built on
+    /// first use.
     pub fn new(variant: &Variant) -> Orbits {
         let n = variant.board().len() as u32;
         let syms: Vec<SymTable> = variant
@@ -107,57 +117,64 @@ impl Orbits {
                 binom[i][j] = binom[i - 1][j - 1] + if j < i { binom[i - 1][j] } else { 0 };
             }
         }
-        // Entries are stored by set size, each size densely by the set's colex rank: a run
-        // over few pieces touches a small table (170 KB for five of 24 points, not 64 MB).
-        let mut entry: Vec<Vec<u32>> = (0..=n)
-            .map(|k| vec![UNSET; binom[n as usize][k as usize] as usize])
-            .collect();
-        let slot = |mask: u32| colex(&binom, mask) as usize;
-        let mut reps = vec![Vec::new(); n as usize + 1];
-        let mut stabilisers = vec![Vec::new(); n as usize + 1];
-        for size in 0..=n as usize {
-            // The sets of one size in increasing order, which is colex order, so the running
-            // count is each set's slot and the first set met of an orbit is its smallest.
-            let mut mask = PointSet::first(size).0;
-            for counter in 0..entry[size].len() {
-                if entry[size][counter] == UNSET {
-                    let rank = reps[size].len() as u32;
-                    reps[size].push(mask);
-                    let stab: Vec<u8> = (1..syms.len())
-                        .filter(|&j| syms[j].apply(mask) == mask)
-                        .map(|j| j as u8)
-                        .collect();
-                    let flag = if stab.is_empty() { 0 } else { STABILISED };
-                    for (j, s) in syms.iter().enumerate() {
-                        let image = slot(s.apply(mask));
-                        if entry[size][image] == UNSET {
-                            entry[size][image] = rank << RANK_SHIFT | flag | inverse[j] as u32;
-                        }
-                    }
-                    stabilisers[size].push(stab);
-                }
-                mask = next_combination(mask);
-            }
-        }
         Orbits {
             points: n,
             syms,
+            inverse,
+            sizes: (0..=n).map(|_| OnceLock::new()).collect(),
+            binom,
+        }
+    }
+
+    /// The table of sets of `size` points, built on first use.
+    #[inline]
+    fn size(&self, size: usize) -> &SizeTable {
+        self.sizes[size].get_or_init(|| self.build(size))
+    }
+
+    fn build(&self, size: usize) -> SizeTable {
+        let n = self.points as usize;
+        // Stored densely by colex rank; the sets in increasing order are in colex order, so
+        // the running count is each set's slot and the first set met of an orbit its smallest.
+        let mut entry = vec![UNSET; self.binom[n][size] as usize];
+        let mut reps = Vec::new();
+        let mut stabilisers = Vec::new();
+        let mut mask = PointSet::first(size).0;
+        for counter in 0..entry.len() {
+            if entry[counter] == UNSET {
+                let rank = reps.len() as u32;
+                reps.push(mask);
+                let stab: Vec<u8> = (1..self.syms.len())
+                    .filter(|&j| self.syms[j].apply(mask) == mask)
+                    .map(|j| j as u8)
+                    .collect();
+                let flag = if stab.is_empty() { 0 } else { STABILISED };
+                for (j, s) in self.syms.iter().enumerate() {
+                    let image = colex(&self.binom, s.apply(mask)) as usize;
+                    if entry[image] == UNSET {
+                        entry[image] = rank << RANK_SHIFT | flag | self.inverse[j] as u32;
+                    }
+                }
+                stabilisers.push(stab);
+            }
+            mask = next_combination(mask);
+        }
+        SizeTable {
             entry,
             reps,
             stabilisers,
-            binom,
         }
     }
 
     /// The table entry of a mover set.
     #[inline]
     pub fn entry(&self, mover: PointSet) -> Entry {
-        Entry(self.entry[mover.len() as usize][colex(&self.binom, mover.0) as usize])
+        Entry(self.size(mover.len() as usize).entry[colex(&self.binom, mover.0) as usize])
     }
 
     /// The number of orbits of sets of `size` points.
     pub fn count(&self, size: usize) -> usize {
-        self.reps[size].len()
+        self.size(size).reps.len()
     }
 
     /// n choose k.
@@ -285,7 +302,7 @@ impl SectorIndex {
         let opp = sym.apply(pos.opponent.0);
         let mut best = o.squeezed_rank(opp, free);
         if e.stabilised() {
-            for &t in &o.stabilisers[self.sector.mover as usize][e.rank()] {
+            for &t in &o.size(self.sector.mover as usize).stabilisers[e.rank()] {
                 best = best.min(o.squeezed_rank(o.syms[t as usize].apply(opp), free));
             }
         }
@@ -304,10 +321,11 @@ impl SectorIndex {
         let o = &*self.orbits;
         let rank = (slot / self.stride) as usize;
         let k = slot % self.stride;
-        let rep = o.reps[self.sector.mover as usize][rank];
+        let table = o.size(self.sector.mover as usize);
+        let rep = table.reps[rank];
         let free = !rep & PointSet::first(o.points as usize).0;
         let opp = o.squeezed_unrank(k, self.sector.opponent as u32, free);
-        for &t in &o.stabilisers[self.sector.mover as usize][rank] {
+        for &t in &table.stabilisers[rank] {
             if o.squeezed_rank(o.syms[t as usize].apply(opp), free) < k {
                 return None;
             }
@@ -331,9 +349,10 @@ impl SectorIndex {
         while slot < end {
             let rank = (slot / self.stride) as usize;
             let orbit_end = ((rank as u64 + 1) * self.stride).min(end);
-            let rep = o.reps[w][rank];
+            let table = o.size(w);
+            let rep = table.reps[rank];
             let free = !rep & PointSet::first(o.points as usize).0;
-            let stab = &o.stabilisers[w][rank];
+            let stab = &table.stabilisers[rank];
             // The free points by place, so that a squeezed set spreads onto the board.
             let mut point_of_place = [0u8; 32];
             for (place, p) in PointSet(free).iter().enumerate() {
@@ -392,7 +411,7 @@ impl SectorIndex {
     /// the position has `group size` images without checking).
     #[inline]
     pub fn free_orbit(&self, slot: u64) -> bool {
-        self.orbits.stabilisers[self.sector.mover as usize][(slot / self.stride) as usize]
+        self.orbits.size(self.sector.mover as usize).stabilisers[(slot / self.stride) as usize]
             .is_empty()
     }
 

@@ -149,28 +149,41 @@ impl Unit<'_> {
         entries.clear();
         inside.clear();
         outside.clear();
+        let orbits = p.index.orbits();
+        // A move without a removal keeps the opponent's set as the child's mover set. Such
+        // children are pairwise distinct, even up to symmetry, unless that set has a
+        // non-trivial stabiliser (a symmetry relating two of them would have to fix it); when
+        // they stay in the unit they are counted without computing their slots.
+        let plain_sector = if pos.mover_hand > 0 {
+            Sector {
+                mover: pos.opponent.len() as u8,
+                opponent: pos.mover.len() as u8 + 1,
+                mover_hand: pos.opponent_hand,
+                opponent_hand: pos.mover_hand - 1,
+            }
+        } else {
+            Sector {
+                mover: pos.opponent.len() as u8,
+                opponent: pos.mover.len() as u8,
+                ..Sector::of(&pos.flipped())
+            }
+        };
+        let plain_fast = pos.opponent_pieces() >= 3
+            && self.part_of(plain_sector).is_some()
+            && !orbits.entry(pos.opponent).stabilised();
+        let mut plain = 0usize;
         for_each_move(self.db.variant(), &pos, |mv| {
             any = true;
+            if plain_fast && mv.removed().is_none() {
+                plain += 1;
+                return;
+            }
             let child = play(&pos, mv);
             if too_few_pieces(&child) {
                 best_win = best_win.min(1);
             } else {
                 kids.push(child);
             }
-        });
-        let orbits = p.index.orbits();
-        // Children that keep the opponent's set as their mover set (every move without a
-        // removal) are pairwise distinct, even up to symmetry, unless that set has a
-        // non-trivial stabiliser: a symmetry relating two of them would have to fix it. Such
-        // children are counted without computing their slots.
-        let plain_distinct = !orbits.entry(pos.opponent).stabilised();
-        let mut plain = 0usize;
-        kids.retain(|child| {
-            let counted = plain_distinct
-                && child.mover == pos.opponent
-                && self.part_of(Sector::of(child)).is_some();
-            plain += counted as usize;
-            !counted
         });
         entries.extend(kids.iter().map(|c| orbits.entry(c.mover)));
         // In-unit children as (part << 56 | slot); outside ones as (child sector, slot).
