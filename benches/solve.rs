@@ -1,0 +1,97 @@
+//! Index rank/unrank and solving the nine 4-4-0-0 work unit from scratch, each checked.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use morris::db::Database;
+use morris::index::{Orbits, SectorIndex};
+use morris::sector::{plan, Sector};
+use morris::solve::{solve, solve_unit, Silent};
+use morris::Variant;
+
+fn index(c: &mut Criterion) {
+    let v = Variant::by_name("nine").unwrap();
+    let orbits = Arc::new(Orbits::new(&v));
+    let sector = Sector {
+        mover: 5,
+        opponent: 5,
+        mover_hand: 0,
+        opponent_hand: 0,
+    };
+    let index = SectorIndex::new(orbits, sector);
+    // Every 997th slot of 5-5-0-0, and the positions in them.
+    let slots: Vec<u64> = (0..index.size()).step_by(997).collect();
+    let positions: Vec<_> = slots.iter().filter_map(|&s| index.position(s)).collect();
+    for (p, &s) in positions
+        .iter()
+        .zip(slots.iter().filter(|&&s| index.position(s).is_some()))
+    {
+        assert_eq!(index.index(p), s);
+    }
+    let mut group = c.benchmark_group("index");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("rank/nine-5-5", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| index.index(black_box(p)))
+                .sum::<u64>()
+        })
+    });
+    group.throughput(Throughput::Elements(slots.len() as u64));
+    group.bench_function("unrank/nine-5-5", |b| {
+        b.iter(|| {
+            slots
+                .iter()
+                .filter_map(|&s| index.position(black_box(s)))
+                .count()
+        })
+    });
+    let walk = 1 << 20;
+    group.throughput(Throughput::Elements(walk));
+    group.bench_function("walk/nine-5-5", |b| {
+        b.iter(|| {
+            let mut used = 0u64;
+            index.for_each_slot(0, walk, |_, p| used += p.is_some() as u64);
+            used
+        })
+    });
+    group.finish();
+}
+
+fn solve_4_4(c: &mut Criterion) {
+    let v = Variant::by_name("nine").unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-solve-4-4");
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = Database::new(&dir, &v).unwrap();
+    let target = Sector {
+        mover: 4,
+        opponent: 4,
+        mover_hand: 0,
+        opponent_hand: 0,
+    };
+    // Solve what 4-4-0-0 depends on once; then time its own unit.
+    let units = plan(&v, &[target]);
+    let (last, deps) = units.split_last().unwrap();
+    assert_eq!(last.sectors, vec![target]);
+    for u in deps {
+        solve(&db, &u.sectors, &Silent).unwrap();
+    }
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(db.index(target).size()));
+    group.bench_function("nine-4-4-0-0", |b| {
+        b.iter(|| {
+            solve_unit(&db, last, &Silent).unwrap();
+            let stats = db.sector(target).unwrap().header().stats;
+            // Canonical win/loss/draw of 4-4-0-0, as solved before any optimization and
+            // proved by `morris verify`.
+            assert_eq!((stats.win, stats.loss, stats.draw), (159, 29, 3_225_409));
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, index, solve_4_4);
+criterion_main!(benches);
