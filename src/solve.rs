@@ -121,9 +121,18 @@ impl Unit<'_> {
             .compare_exchange(from, PENDING | depth as u16, Relaxed, Relaxed)
             .is_ok();
         if ok {
-            self.max_pending.fetch_max(depth, Relaxed);
+            self.raise_max_pending(depth);
         }
         ok
+    }
+
+    /// Records a pending depth; the shared maximum is written only when it grows, so that
+    /// threads do not take its cache line from each other on every position.
+    #[inline]
+    fn raise_max_pending(&self, depth: u32) {
+        if depth > self.max_pending.load(Relaxed) {
+            self.max_pending.fetch_max(depth, Relaxed);
+        }
     }
 
     /// Reads children outside the unit and counts distinct children inside it.
@@ -244,7 +253,7 @@ impl Unit<'_> {
             }),
             Some(d) => {
                 p.state[slot].store(PENDING | d as u16, Relaxed);
-                self.max_pending.fetch_max(d, Relaxed);
+                self.raise_max_pending(d);
             }
             None => p.state[slot].store(
                 UNRESOLVED | deepest_win.map_or(0, |d| d as u16 + 1),
@@ -355,8 +364,11 @@ pub fn solve_unit(
             let n = index.size() as usize;
             Part {
                 index,
-                state: (0..n).map(|_| AtomicU16::new(UNUSED)).collect(),
-                counter: (0..n).map(|_| AtomicU8::new(0)).collect(),
+                state: (0..n)
+                    .into_par_iter()
+                    .map(|_| AtomicU16::new(UNUSED))
+                    .collect(),
+                counter: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
             }
         })
         .collect();
@@ -495,14 +507,16 @@ fn write_part(db: &Database, part: &Part, progress: &dyn Progress) -> Result<(),
     header.stats = stats;
     let width = header.cell_width;
     fs_create_dir(db)?;
+    let w = width as usize;
     write_sector(&db.path(index.sector()), &mut header, |a, b, out| {
-        for slot in a..b {
-            encode_cell(
-                final_cell(part.state[slot as usize].load(Relaxed)),
-                width,
-                out,
-            );
-        }
+        out.par_chunks_mut(CHUNK * w)
+            .enumerate()
+            .for_each(|(i, chunk)| {
+                let first = a as usize + i * CHUNK;
+                for (j, cell) in chunk.chunks_exact_mut(w).enumerate() {
+                    encode_cell(final_cell(part.state[first + j].load(Relaxed)), cell);
+                }
+            });
         progress.advance(b - a);
     })
 }

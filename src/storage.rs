@@ -151,22 +151,22 @@ pub fn max_depth_for_width(width: u8) -> u32 {
 /// A cell's content: `None` for an unused slot.
 pub type Cell = Option<Value>;
 
-/// Encodes a cell into `out` (1 or 2 bytes).
+/// Encodes a cell into `out`, whose length is the cell width (1 or 2 bytes).
 #[inline]
-pub fn encode_cell(cell: Cell, width: u8, out: &mut Vec<u8>) {
-    if width == 1 {
-        out.push(match cell {
+pub fn encode_cell(cell: Cell, out: &mut [u8]) {
+    if out.len() == 1 {
+        out[0] = match cell {
             None => UNUSED_1,
             Some(Value::Draw) => DRAW_1,
             Some(v) => v.depth().unwrap() as u8,
-        });
+        };
     } else {
         let x = match cell {
             None => UNUSED_2,
             Some(Value::Draw) => DRAW_2,
             Some(v) => v.depth().unwrap() as u16,
         };
-        out.extend_from_slice(&x.to_le_bytes());
+        out.copy_from_slice(&x.to_le_bytes());
     }
 }
 
@@ -177,15 +177,15 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
     }
 }
 
-/// Writes a sector file: the payload comes from `fill`, called with chunks of slots to encode
-/// in order; the file appears under its final name only once complete and synced.
+/// Writes a sector file: the payload comes from `fill`, called with chunks of slots in order
+/// and a buffer of their exact size to fill; the file appears under its final name only once complete and synced.
 ///
 /// # Errors
 /// `Error::Io` naming the file when it cannot be written (the temporary file is removed).
 pub fn write_sector(
     path: &Path,
     header: &mut Header,
-    mut fill: impl FnMut(u64, u64, &mut Vec<u8>),
+    mut fill: impl FnMut(u64, u64, &mut [u8]),
 ) -> Result<(), Error> {
     let tmp = path.with_extension("sec.tmp");
     let result = (|| {
@@ -200,13 +200,13 @@ pub fn write_sector(
             .map_err(|e| io_error(&tmp, e))?;
         let mut hasher = Xxh3::new();
         let mut buf = Vec::with_capacity(1 << 20);
-        const CHUNK: u64 = 1 << 18;
+        const CHUNK: u64 = 1 << 20;
         let mut start = 0;
         while start < header.slots {
             let end = (start + CHUNK).min(header.slots);
             buf.clear();
+            buf.resize(((end - start) * header.cell_width as u64) as usize, 0);
             fill(start, end, &mut buf);
-            debug_assert_eq!(buf.len() as u64, (end - start) * header.cell_width as u64);
             hasher.update(&buf);
             out.write_all(&buf).map_err(|e| io_error(&tmp, e))?;
             start = end;
