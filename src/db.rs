@@ -116,7 +116,8 @@ impl Database {
                 ),
             });
         }
-        let file = Arc::new(SectorFile::open(&path, &self.variant, sector)?);
+        let slots = self.index(sector).size();
+        let file = Arc::new(SectorFile::open(&path, &self.variant, sector, slots)?);
         self.files.write().unwrap().insert(sector, file.clone());
         Ok(file)
     }

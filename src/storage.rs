@@ -257,13 +257,18 @@ pub struct SectorFile {
 }
 
 impl SectorFile {
-    /// Opens and checks a sector file against the variant and sector it must hold.
+    /// Opens and checks a sector file against the variant, sector and slot count it must hold.
     ///
     /// # Errors
     /// `Error::Io` when it cannot be read, `Error::Mismatch` when it holds another variant,
     /// rule set or sector, `Error::Corrupt` when it is truncated or its checksum fails.
-    pub fn open(path: &Path, variant: &Variant, sector: Sector) -> Result<SectorFile, Error> {
-        let file = SectorFile::open_unverified(path, variant, sector)?;
+    pub fn open(
+        path: &Path,
+        variant: &Variant,
+        sector: Sector,
+        slots: u64,
+    ) -> Result<SectorFile, Error> {
+        let file = SectorFile::open_unverified(path, variant, sector, slots)?;
         if !file.checksum_ok() {
             return Err(Error::Corrupt {
                 path: path.to_path_buf(),
@@ -287,6 +292,7 @@ impl SectorFile {
         path: &Path,
         variant: &Variant,
         sector: Sector,
+        slots: u64,
     ) -> Result<SectorFile, Error> {
         let file = File::open(path).map_err(|e| io_error(path, e))?;
         let corrupt = |why: String| Error::Corrupt {
@@ -350,6 +356,12 @@ impl SectorFile {
                 path: path.to_path_buf(),
                 why: format!("holds sector {}, not {sector}", header.sector()),
             });
+        }
+        if header.slots != slots {
+            return Err(corrupt(format!(
+                "{} slots, the index of {sector} has {slots}",
+                header.slots
+            )));
         }
         if header.cell_width != 1 && header.cell_width != 2 {
             return Err(corrupt(format!("cell width {}", header.cell_width)));

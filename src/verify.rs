@@ -72,7 +72,7 @@ pub fn verify(
         if !path.exists() {
             return Err(format!("sector {s} is missing ({})", path.display()));
         }
-        SectorFile::open_unverified(&path, variant, s)
+        SectorFile::open_unverified(&path, variant, s, db.index(s).size())
             .map(Arc::new)
             .map_err(|e| e.to_string())
     };
