@@ -487,17 +487,7 @@ fn write_part(db: &Database, part: &Part, progress: &dyn Progress) -> Result<(),
             }
             st
         })
-        .reduce(SectorStats::default, |a, b| SectorStats {
-            positions: a.positions + b.positions,
-            win: a.win + b.win,
-            loss: a.loss + b.loss,
-            draw: a.draw + b.draw,
-            raw_positions: a.raw_positions + b.raw_positions,
-            raw_win: a.raw_win + b.raw_win,
-            raw_loss: a.raw_loss + b.raw_loss,
-            raw_draw: a.raw_draw + b.raw_draw,
-            max_depth: a.max_depth.max(b.max_depth),
-        });
+        .reduce(SectorStats::default, SectorStats::merge);
     let mut header = Header::new(db.variant(), index.sector(), n as u64);
     header.cell_width = if stats.max_depth <= max_depth_for_width(1) {
         1

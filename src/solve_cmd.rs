@@ -233,12 +233,10 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
         "raw draw",
         "depth"
     );
-    let mut total = SectorStats::default();
-    for r in &rows {
-        let s = &r.stats;
+    let row = |name: &str, s: &SectorStats| {
         println!(
             "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
-            r.sector,
+            name,
             s.positions,
             s.win,
             s.loss,
@@ -248,31 +246,15 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
             s.raw_loss,
             s.raw_draw,
             s.max_depth
-        );
-        total.positions += s.positions;
-        total.win += s.win;
-        total.loss += s.loss;
-        total.draw += s.draw;
-        total.raw_positions += s.raw_positions;
-        total.raw_win += s.raw_win;
-        total.raw_loss += s.raw_loss;
-        total.raw_draw += s.raw_draw;
-        total.max_depth = total.max_depth.max(s.max_depth);
+        )
+    };
+    for r in &rows {
+        row(&r.sector, &r.stats);
     }
-    let s = total;
-    println!(
-        "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
-        "total",
-        s.positions,
-        s.win,
-        s.loss,
-        s.draw,
-        s.raw_positions,
-        s.raw_win,
-        s.raw_loss,
-        s.raw_draw,
-        s.max_depth
-    );
+    let total = rows
+        .iter()
+        .fold(SectorStats::default(), |t, r| t.merge(r.stats));
+    row("total", &total);
     match start {
         Some(v) => println!("start position: {}", describe_start(v)),
         None => println!("start position: not solved"),

@@ -65,6 +65,23 @@ pub struct SectorStats {
     pub max_depth: u32,
 }
 
+impl SectorStats {
+    /// The statistics of two disjoint sets of positions together.
+    pub fn merge(self, other: SectorStats) -> SectorStats {
+        SectorStats {
+            positions: self.positions + other.positions,
+            win: self.win + other.win,
+            loss: self.loss + other.loss,
+            draw: self.draw + other.draw,
+            raw_positions: self.raw_positions + other.raw_positions,
+            raw_win: self.raw_win + other.raw_win,
+            raw_loss: self.raw_loss + other.raw_loss,
+            raw_draw: self.raw_draw + other.raw_draw,
+            max_depth: self.max_depth.max(other.max_depth),
+        }
+    }
+}
+
 /// The header of a sector file.
 #[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct Header {

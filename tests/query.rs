@@ -2,18 +2,18 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
+
+use common::{output_text, run_morris};
 
 fn morris(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    run_morris(args, "")
 }
 
 fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
+    output_text(o)
 }
 
 fn solved(name: &str, variant: &str, extra: &[&str]) -> PathBuf {
@@ -82,21 +82,9 @@ fn gassers_deepest_3_3_position_is_a_loss_in_26_for_black() {
 fn batch_query_answers_json_lines_and_unsolved_sectors_name_the_command() {
     let db = solved("query-batch", "nine", &["--sector", "3-3-0-0"]);
     let dbs = db.to_str().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(["query", "--db", dbs, "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b".WW/.../.B./B....B/.../.../..W b 0 0\nnonsense\n.../.../.../....../.../.../... w 9 9\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let input =
+        ".WW/.../.B./B....B/.../.../..W b 0 0\nnonsense\n.../.../.../....../.../.../... w 9 9\n";
+    let out = run_morris(&["query", "--db", dbs, "-"], input);
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -192,45 +180,40 @@ fn truncated_foreign_and_missing_files_are_reported() {
     let db = solved("verify-damage", "three", &[]);
     let dbs = db.to_str().unwrap();
     let dir = rule_dir(&db, "three");
-    let position = "W.B/.WW/.B. b 0 1";
-    // Truncated.
     let file = dir.join("3-3-0-0.sec");
+    // `verify` and `query` of a 3-3-0-0 position each exit as told, saying what is wrong.
+    let expect = |verify_code: i32, query_code: i32, query: &str, needles: &[&str]| {
+        for (args, code) in [
+            (
+                vec!["--variant", "three", "verify", "--quiet", "--db", dbs],
+                verify_code,
+            ),
+            (
+                vec!["--variant", "three", "query", "--db", dbs, query],
+                query_code,
+            ),
+        ] {
+            let out = morris(&args);
+            assert_eq!(out.status.code(), Some(code), "{args:?}: {}", text(&out));
+            for needle in needles {
+                assert!(text(&out).contains(needle), "{args:?}: {}", text(&out));
+            }
+        }
+    };
+    // Truncated.
     let original = fs::read(&file).unwrap();
     fs::write(&file, &original[..original.len() - 1]).unwrap();
-    let out = morris(&["--variant", "three", "verify", "--quiet", "--db", dbs]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out).contains("3-3-0-0.sec: damaged:") && text(&out).contains("the header promises"),
-        "{}",
-        text(&out)
-    );
-    let out = morris(&[
-        "--variant",
-        "three",
-        "query",
-        "--db",
-        dbs,
+    expect(
+        1,
+        1,
         "WWW/B.B/.B. b 0 0",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out).contains("the header promises"), "{}", text(&out));
+        &["3-3-0-0.sec: damaged:", "the header promises"],
+    );
     // A header of another variant (three-diag's file under three's name).
     let other = solved("verify-damage-other", "three-diag", &[]);
     fs::copy(rule_dir(&other, "three-diag").join("3-3-0-0.sec"), &file).unwrap();
-    let out = morris(&["--variant", "three", "verify", "--quiet", "--db", dbs]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out).contains("holds three-diag"), "{}", text(&out));
-    let out = morris(&[
-        "--variant",
-        "three",
-        "query",
-        "--db",
-        dbs,
-        "WWW/B.B/.B. b 0 0",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("holds three-diag"), "{}", text(&out));
-    // A missing dependency.
+    expect(1, 2, "WWW/B.B/.B. b 0 0", &["holds three-diag"]);
+    // A missing dependency: verify names it; a query whose moves lead there names the command.
     fs::remove_file(&file).unwrap();
     let out = morris(&["--variant", "three", "verify", "--quiet", "--db", dbs]);
     assert_eq!(out.status.code(), Some(1));
@@ -239,7 +222,14 @@ fn truncated_foreign_and_missing_files_are_reported() {
         "{}",
         text(&out)
     );
-    let out = morris(&["--variant", "three", "query", "--db", dbs, position]);
+    let out = morris(&[
+        "--variant",
+        "three",
+        "query",
+        "--db",
+        dbs,
+        "W.B/.WW/.B. b 0 1",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out).contains("sector 3-3-0-0 is not solved"),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
-use common::variant;
+use common::{output_text, run_morris, variant};
 use morris::db::Database;
 use morris::index::{Orbits, SectorIndex};
 use morris::movegen::{generate, play};
@@ -16,15 +16,11 @@ use morris::sector::{plan, Sector};
 use morris::{Position, Value, Variant};
 
 fn morris(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    run_morris(args, "")
 }
 
 fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
+    output_text(o)
 }
 
 /// A fresh folder under the target directory, removed first if present.
@@ -369,101 +365,21 @@ fn bad_input_is_refused_with_exit_2_and_nothing_solved_is_damaged() {
     let dbs = db.to_str().unwrap();
     solve("three", &db, &[]);
     let before = files(&db);
-    let cases: Vec<(Vec<&str>, &str)> = vec![
-        (
-            vec!["--variant", "ten", "solve", "--db", dbs],
-            "unknown variant",
-        ),
-        (
-            vec![
-                "--variant",
-                "three",
-                "solve",
-                "--db",
-                dbs,
-                "--sector",
-                "3-3",
-            ],
-            "expected four counts",
-        ),
-        (
-            vec![
-                "--variant",
-                "three",
-                "solve",
-                "--db",
-                dbs,
-                "--sector",
-                "a-b-c-d",
-            ],
-            "expected four counts",
-        ),
-        (
-            vec![
-                "--variant",
-                "three",
-                "solve",
-                "--db",
-                dbs,
-                "--sector",
-                "4-3-0-0",
-            ],
-            "more than the 3 pieces",
-        ),
-        (
-            vec![
-                "--variant",
-                "three",
-                "solve",
-                "--db",
-                dbs,
-                "--sector",
-                "3-3-1-0",
-            ],
-            "more than the 3 pieces",
-        ),
-        (
-            vec![
-                "--variant",
-                "nine",
-                "solve",
-                "--db",
-                dbs,
-                "--sector",
-                "3-3-2-0",
-            ],
-            "hand must equal",
-        ),
-        (
-            vec![
-                "--variant",
-                "nine",
-                "solve",
-                "--db",
-                dbs,
-                "--sector",
-                "2-3-0-0",
-            ],
-            "fewer than three pieces",
-        ),
-        (
-            vec![
-                "--variant",
-                "nine",
-                "solve",
-                "--db",
-                dbs,
-                "--max-pieces",
-                "2",
-            ],
-            "at least 3",
-        ),
-        (
-            vec!["--variant", "nine", "solve", "--db", dbs, "--threads", "0"],
-            "at least 1",
-        ),
+    // (variant, options after `solve --db DIR`, what the message must say)
+    let cases: [(&str, &[&str], &str); 9] = [
+        ("ten", &[], "unknown variant"),
+        ("three", &["--sector", "3-3"], "expected four counts"),
+        ("three", &["--sector", "a-b-c-d"], "expected four counts"),
+        ("three", &["--sector", "4-3-0-0"], "more than the 3 pieces"),
+        ("three", &["--sector", "3-3-1-0"], "more than the 3 pieces"),
+        ("nine", &["--sector", "3-3-2-0"], "hand must equal"),
+        ("nine", &["--sector", "2-3-0-0"], "fewer than three pieces"),
+        ("nine", &["--max-pieces", "2"], "at least 3"),
+        ("nine", &["--threads", "0"], "at least 1"),
     ];
-    for (args, message) in cases {
+    for (variant, options, message) in cases {
+        let mut args = vec!["--variant", variant, "solve", "--db", dbs];
+        args.extend(options);
         let out = morris(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
         assert!(text(&out).contains(message), "{args:?}: {}", text(&out));

@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests: a small deterministic RNG and random positions.
 #![allow(dead_code)]
 
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
 use morris::movegen::{generate, play};
 use morris::{Color, Flying, PointSet, Position, Removal, Variant};
 
@@ -100,4 +103,27 @@ pub fn random_position(v: &Variant, rng: &mut Rng) -> (Position, Color) {
         Color::Black
     };
     (pos, pos.turn_from_hands(fallback))
+}
+
+/// Runs the `morris` binary with `args`, feeding it `stdin`.
+pub fn run_morris(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Standard output then standard error, as text.
+pub fn output_text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
 }
