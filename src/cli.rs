@@ -240,7 +240,7 @@ pub fn run() -> Result<ExitCode, Failure> {
             &variant,
             &position,
             |e| format!("error: {e}"),
-            |pos, turn| Ok(moves_line(&variant, pos, turn, json)),
+            |pos, _| Ok(moves_line(&variant, pos, json)),
         ),
         Command::Perft {
             depth,
@@ -321,7 +321,7 @@ fn sorted_moves(variant: &Variant, pos: &Position) -> Vec<(String, morris::Move)
     moves
 }
 
-fn moves_line(variant: &Variant, pos: &Position, _turn: Color, json: bool) -> String {
+fn moves_line(variant: &Variant, pos: &Position, json: bool) -> String {
     let names: Vec<String> = sorted_moves(variant, pos)
         .into_iter()
         .map(|(n, _)| n)

@@ -209,7 +209,7 @@ pub fn verify(
             .unwrap()
             .progress_chars("=> "),
     );
-    let report = verify_db(&db, &sectors, max_faults, &Bar(bar.clone()))?;
+    let report = verify_db(&db, &sectors, max_faults, &Bar(bar.clone()));
     bar.finish_and_clear();
     for f in &report.faults {
         match &f.position {
