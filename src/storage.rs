@@ -424,3 +424,59 @@ impl SectorFile {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cells of both widths survive a write and a checked read, deep values included.
+    #[test]
+    fn cells_round_trip_in_both_widths() {
+        let variant = Variant::by_name("three").unwrap();
+        let sector = Sector {
+            mover: 3,
+            opponent: 3,
+            mover_hand: 0,
+            opponent_hand: 0,
+        };
+        let cells: Vec<Cell> = vec![
+            None,
+            Some(Value::Draw),
+            Some(Value::Loss(0)),
+            Some(Value::Win(1)),
+            Some(Value::Win(253)),
+            Some(Value::Loss(252)),
+            Some(Value::Win(9001)),
+            Some(Value::Loss(65532)),
+        ];
+        let dir = std::env::temp_dir().join(format!("morris-storage-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        for width in [1u8, 2] {
+            let keep: Vec<Cell> = cells
+                .iter()
+                .copied()
+                .filter(|c| {
+                    c.and_then(|v| v.depth())
+                        .is_none_or(|d| d <= max_depth_for_width(width))
+                })
+                .collect();
+            let path = dir.join(format!("width-{width}.sec"));
+            let mut header = Header::new(&variant, sector, keep.len() as u64);
+            header.cell_width = width;
+            write_sector(&path, &mut header, |a, b, out| {
+                for (i, slot) in (a..b).enumerate() {
+                    let w = width as usize;
+                    encode_cell(keep[slot as usize], &mut out[i * w..(i + 1) * w]);
+                }
+            })
+            .unwrap();
+            let file = SectorFile::open(&path, &variant, sector, keep.len() as u64).unwrap();
+            assert_eq!(file.header().cell_width, width);
+            let read: Vec<Cell> = (0..keep.len() as u64).map(|s| file.cell(s)).collect();
+            assert_eq!(read, keep, "width {width}");
+            // The wrong slot count is refused, not read past the end.
+            assert!(SectorFile::open(&path, &variant, sector, keep.len() as u64 + 1).is_err());
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
