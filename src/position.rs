@@ -161,7 +161,7 @@ impl Position {
             let rank_name = board.coord(points[0]).1 + 1;
             if text_rank.chars().count() != points.len() {
                 return Err(fail(format!(
-                    "rank {rank_name} (the {}. from the top) has {} points, found {}",
+                    "rank {rank_name} (field {} of ROWS) has {} points, found {}",
                     i + 1,
                     points.len(),
                     text_rank.chars().count()
