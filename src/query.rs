@@ -41,20 +41,16 @@ impl Database {
     pub fn analyse(&self, pos: &Position) -> Result<Analysis, Error> {
         let value = self.probe(pos)?;
         let board = self.variant().board();
-        let mut moves = generate(self.variant(), pos)
+        // Each move's notation once, for the tie-break, not once per comparison.
+        let mut named = generate(self.variant(), pos)
             .iter()
             .map(|&mv| {
-                Ok(MoveValue {
-                    mv,
-                    value: self.probe(&play(pos, mv))?.before_move(),
-                })
+                let value = self.probe(&play(pos, mv))?.before_move();
+                Ok((MoveValue { mv, value }, mv.to_notation(board)))
             })
             .collect::<Result<Vec<_>, Error>>()?;
-        moves.sort_by(|a, b| {
-            a.value
-                .preference(b.value)
-                .then_with(|| a.mv.to_notation(board).cmp(&b.mv.to_notation(board)))
-        });
+        named.sort_by(|(a, an), (b, bn)| a.value.preference(b.value).then_with(|| an.cmp(bn)));
+        let moves: Vec<MoveValue> = named.into_iter().map(|(m, _)| m).collect();
         let consistent = match moves.first() {
             Some(best) => best.value == value,
             None => value == Value::Loss(0),

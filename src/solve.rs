@@ -171,11 +171,7 @@ impl Unit<'_> {
                 opponent_hand: pos.mover_hand - 1,
             }
         } else {
-            Sector {
-                mover: pos.opponent.len() as u8,
-                opponent: pos.mover.len() as u8,
-                ..Sector::of(&pos.flipped())
-            }
+            Sector::of(&pos.flipped())
         };
         let plain_fast = pos.opponent_pieces() >= 3
             && self.part_of(plain_sector).is_some()
@@ -222,13 +218,8 @@ impl Unit<'_> {
             }
         }
         inside.sort_unstable();
-        let mut distinct = plain;
-        for (i, c) in inside.iter().enumerate() {
-            if i == 0 || inside[i - 1] != *c {
-                distinct += 1;
-            }
-        }
-        let count = distinct + draw as usize;
+        inside.dedup();
+        let count = plain + inside.len() + draw as usize;
         if count > u8::MAX as usize {
             self.fail(Error::Sector {
                 sector: p.index.sector().to_string(),
@@ -293,11 +284,8 @@ impl Unit<'_> {
             if level % 2 == 0 {
                 // The child loses: the predecessor wins at level + 1 unless it already wins sooner.
                 let mut cur = cell.load(Relaxed);
-                loop {
-                    let sooner = is_pending(cur) && (cur & !PENDING) as u32 <= level + 1;
-                    if !(is_unresolved(cur) || (is_pending(cur) && !sooner)) {
-                        break;
-                    }
+                while is_unresolved(cur) || (is_pending(cur) && (cur & !PENDING) as u32 > level + 1)
+                {
                     if self.set_pending(k, j, level + 1, cur) {
                         break;
                     }
@@ -467,10 +455,7 @@ fn write_part(db: &Database, part: &Part, progress: &dyn Progress) -> Result<(),
             };
             st.positions += 1;
             st.raw_positions += images;
-            match value {
-                Value::Win(d) | Value::Loss(d) => st.max_depth = st.max_depth.max(d),
-                Value::Draw => {}
-            }
+            st.max_depth = st.max_depth.max(value.depth().unwrap_or(0));
             match value {
                 Value::Win(_) => {
                     st.win += 1;
