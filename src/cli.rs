@@ -8,6 +8,7 @@ use anyhow::anyhow;
 use clap::{Args, Parser, Subcommand};
 use morris::movegen::{generate, play};
 use morris::perft::perft;
+use morris::variant::{RuleOverrides, RuleSwitch};
 use morris::{Color, Error, Flying, Position, Removal, Variant};
 
 /// Exit code for bad input: arguments, positions, a missing database.
@@ -24,12 +25,14 @@ pub struct Failure {
 }
 
 impl From<Error> for Failure {
-    /// Damaged data is a runtime failure (exit 1); everything else the library reports comes
-    /// from what the user gave: arguments, positions, folders (exit 2).
+    /// What the user gave (arguments, positions, folders, an unsolved sector) is bad input
+    /// (exit 2); damaged or foreign data, I/O errors and solver limits are runtime failures
+    /// (exit 1).
     fn from(e: Error) -> Failure {
-        let code = match e {
-            Error::Corrupt { .. } => EXIT_FAILURE,
-            _ => EXIT_BAD_INPUT,
+        let code = if e.is_bad_input() {
+            EXIT_BAD_INPUT
+        } else {
+            EXIT_FAILURE
         };
         Failure {
             code,
@@ -45,6 +48,17 @@ impl From<io::Error> for Failure {
             error: e.into(),
         }
     }
+}
+
+/// Writes `text` to standard output and flushes it.
+///
+/// # Errors
+/// The write's I/O error.
+pub fn write_stdout(text: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
 }
 
 /// A bad-input failure (exit 2) with a message.
@@ -79,28 +93,38 @@ struct GameArgs {
     /// The game: nine, six, six-diag, five, seven, three, three-diag or twelve (see `morris variants`).
     #[arg(long, global = true, default_value = "nine")]
     variant: String,
-    /// Override when a side may fly: `never`, or `three` (with exactly three pieces while moving).
-    #[arg(long, global = true, value_name = "never|three")]
+    /// Override when a side may fly: `never`, `three` (with exactly three pieces while
+    /// moving) or `always` (whenever moving).
+    #[arg(long, global = true, value_name = "never|three|always")]
     flying: Option<String>,
     /// Override which pieces a mill removes: `standard` (pieces in mills only when all are),
-    /// or `strict` (never a piece in a mill).
-    #[arg(long, global = true, value_name = "standard|strict")]
+    /// `strict` (never a piece in a mill) or `lenient` (any piece).
+    #[arg(long, global = true, value_name = "standard|strict|lenient")]
     removal: Option<String>,
+    /// Override how the phases work: `separate` (place while pieces are in hand, then move)
+    /// or `lasker` (each turn places or moves while pieces are in hand; not supported yet).
+    #[arg(long, global = true, value_name = "separate|lasker")]
+    phases: Option<String>,
+    /// Override what a board left full after placement means for the side to move: `loss`
+    /// (it cannot move) or `draw` (not supported yet).
+    #[arg(long = "full-board", global = true, value_name = "loss|draw")]
+    full_board: Option<String>,
 }
 
 impl GameArgs {
     fn variant(&self) -> Result<Variant, Error> {
-        let flying = self
-            .flying
-            .as_deref()
-            .map(str::parse::<Flying>)
-            .transpose()?;
-        let removal = self
-            .removal
-            .as_deref()
-            .map(str::parse::<Removal>)
-            .transpose()?;
-        Ok(Variant::by_name(&self.variant)?.with_rules(flying, removal))
+        fn parse<T: RuleSwitch>(text: &Option<String>) -> Result<Option<T>, Error> {
+            text.as_deref().map(T::parse).transpose()
+        }
+        let overrides = RuleOverrides {
+            flying: parse(&self.flying)?,
+            removal: parse(&self.removal)?,
+            phases: parse(&self.phases)?,
+            full_board: parse(&self.full_board)?,
+        };
+        let variant = Variant::by_name(&self.variant)?.with_overrides(overrides);
+        variant.rules().check_supported()?;
+        Ok(variant)
     }
 }
 
@@ -172,6 +196,21 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Check every sector file's integrity (header, block table, every payload block's
+    /// checksum) without recomputing values: a fast pass over a whole database.
+    ///
+    /// Exits 1 on any damage, naming the file and block.
+    Check {
+        /// The database folder (a subfolder per variant and rule set).
+        #[arg(long, default_value = "db")]
+        db: PathBuf,
+        /// Only this sector `W-B-WF-BF`.
+        #[arg(long, value_name = "W-B-WF-BF")]
+        sector: Option<String>,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Count the move sequences of a given length (the last line printed is the count).
     Perft {
         /// Length of the move sequences to count.
@@ -236,6 +275,9 @@ pub fn run() -> Result<ExitCode, Failure> {
             max_faults,
             quiet,
         } => crate::query_cmd::verify(&variant, &db, sector.as_deref(), max_faults, quiet),
+        Command::Check { db, sector, quiet } => {
+            crate::check_cmd::check(&variant, &db, sector.as_deref(), quiet)
+        }
         Command::Moves { json, position } => for_each_position(
             &variant,
             &position,
@@ -344,6 +386,9 @@ struct VariantInfo {
     pieces: u8,
     flying: Flying,
     removal: Removal,
+    phases: morris::variant::Phases,
+    full_board: morris::variant::FullBoard,
+    rule_set: String,
 }
 
 fn variants(json: bool) -> Result<ExitCode, Failure> {
@@ -360,6 +405,9 @@ fn variants(json: bool) -> Result<ExitCode, Failure> {
                 pieces: v.pieces(),
                 flying: v.rules().flying,
                 removal: v.rules().removal,
+                phases: v.rules().phases,
+                full_board: v.rules().full_board,
+                rule_set: v.rules().id(),
             })
         })
         .collect::<Result<_, Error>>()?;

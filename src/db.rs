@@ -27,14 +27,14 @@ impl Database {
     /// The database of `variant` under `root` (the folder need not exist yet).
     ///
     /// # Errors
-    /// `Error::Mismatch` when `root` is itself a rule-set folder (it holds sector files).
+    /// `Error::BadFolder` when `root` is itself a rule-set folder (it holds sector files).
     pub fn new(root: &Path, variant: &Variant) -> Result<Database, Error> {
         if let Ok(entries) = fs::read_dir(root) {
             let holds_sectors = entries
                 .flatten()
                 .any(|e| e.path().extension().is_some_and(|x| x == "sec"));
             if holds_sectors {
-                return Err(Error::Mismatch {
+                return Err(Error::BadFolder {
                     path: root.to_path_buf(),
                     why: "is a rule-set folder (it holds sector files); pass the folder above it to --db".into(),
                 });
@@ -103,23 +103,29 @@ impl Database {
             return Ok(f.clone());
         }
         let path = self.path(sector);
-        if !path.exists() {
+        // A dangling or looping link is not "missing": opening it says what is wrong.
+        if !crate::storage::entry_exists(&path) {
             return Err(Error::Missing {
                 sector: sector.to_string(),
                 dir: self.dir.clone(),
-                command: format!(
-                    "morris solve --variant {} --flying {} --removal {} --db {} --sector {sector}",
-                    self.variant.name(),
-                    self.variant.rules().flying,
-                    self.variant.rules().removal,
-                    self.root.display()
-                ),
+                command: self.solve_command(&format!("--sector {sector}")),
             });
         }
         let slots = self.index(sector).size();
         let file = Arc::new(SectorFile::open(&path, &self.variant, sector, slots)?);
         self.files.write().unwrap().insert(sector, file.clone());
         Ok(file)
+    }
+
+    /// The `morris solve` command line for this database with `extra` options appended.
+    pub fn solve_command(&self, extra: &str) -> String {
+        format!(
+            "morris solve {} --db {} {extra}",
+            self.variant.cli_options(),
+            self.root.display()
+        )
+        .trim_end()
+        .to_string()
     }
 
     /// Forgets opened files (after they were rewritten).
@@ -139,7 +145,7 @@ impl Database {
         let sector = Sector::of(pos);
         let file = self.sector(sector)?;
         let slot = self.index(sector).index(pos);
-        file.cell(slot).ok_or_else(|| Error::Corrupt {
+        file.cell(slot)?.ok_or_else(|| Error::Corrupt {
             path: file.path().to_path_buf(),
             why: format!("slot {slot} of a canonical position is marked unused"),
         })

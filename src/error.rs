@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// Everything that can go wrong in the library, with the context a user needs.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A board definition is malformed.
     #[error("board {board}: {why}")]
@@ -24,7 +25,15 @@ pub enum Error {
         /// The value given.
         value: String,
         /// The accepted values.
-        expected: &'static str,
+        expected: String,
+    },
+    /// A rule value this build cannot yet play or solve.
+    #[error("--{rule} {value} is not supported yet")]
+    UnsupportedRule {
+        /// The rule's name.
+        rule: &'static str,
+        /// The value given.
+        value: String,
     },
     /// A position in notation is malformed or cannot occur.
     #[error("invalid position {input:?}: {why}")]
@@ -51,12 +60,14 @@ pub enum Error {
         why: String,
     },
     /// A file or folder could not be read or written.
-    #[error("{path}: {source}")]
+    // The OS error is in the message and deliberately not a `#[source]`, so that an error
+    // chain printed with `{:#}` says it once.
+    #[error("{path}: {cause}")]
     Io {
         /// The file or folder.
         path: std::path::PathBuf,
         /// The operating system's error.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A database file is damaged.
     #[error("{path}: damaged: {why}")]
@@ -74,6 +85,36 @@ pub enum Error {
         /// What it holds instead.
         why: String,
     },
+    /// A database file was written by another format version of this program.
+    #[error("{path}: written in database format {found}, this build reads format {expected}; delete the folder {folder} and run `{command}` to rebuild it")]
+    OldFormat {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The file's format version.
+        found: u32,
+        /// The version this build reads.
+        expected: u32,
+        /// The rule-set folder to delete.
+        folder: std::path::PathBuf,
+        /// The command that rebuilds it.
+        command: String,
+    },
+    /// The folder given is not a database folder as expected.
+    #[error("{path}: {why}")]
+    BadFolder {
+        /// The folder.
+        path: std::path::PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// The solver met one of its limits (depth, children per position).
+    #[error("sector {sector}: {why}")]
+    Limit {
+        /// The sector being solved.
+        sector: String,
+        /// The limit.
+        why: String,
+    },
     /// A sector needed to answer is not in the database.
     #[error("sector {sector} is not solved in {dir}; run `{command}`")]
     Missing {
@@ -84,4 +125,24 @@ pub enum Error {
         /// The command that solves it.
         command: String,
     },
+}
+
+impl Error {
+    /// Whether the error comes from what the user gave (arguments, positions, folders, an
+    /// unsolved sector) rather than from the system or damaged data: the command line exits
+    /// 2 for these and 1 for the rest.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            Error::Board { .. }
+                | Error::UnknownVariant(..)
+                | Error::UnknownRule { .. }
+                | Error::UnsupportedRule { .. }
+                | Error::Position { .. }
+                | Error::Move { .. }
+                | Error::Sector { .. }
+                | Error::BadFolder { .. }
+                | Error::Missing { .. }
+        )
+    }
 }

@@ -23,6 +23,7 @@ pub fn removable(board: &Board, removal: Removal, opponent: PointSet) -> PointSe
         Removal::Strict => free,
         Removal::Standard if free.is_empty() => opponent,
         Removal::Standard => free,
+        Removal::Lenient => opponent,
     }
 }
 
@@ -35,7 +36,17 @@ pub fn too_few_pieces(pos: &Position) -> bool {
 /// Whether the mover may fly this turn.
 #[inline]
 pub fn may_fly(variant: &Variant, pos: &Position) -> bool {
-    variant.rules().flying == Flying::Three && pos.mover_hand == 0 && pos.mover.len() == 3
+    pos.mover_hand == 0 && flies_with(variant.rules().flying, pos.mover.len())
+}
+
+/// Whether a side with `on_board` pieces (and none in hand) flies under `flying`.
+#[inline]
+fn flies_with(flying: Flying, on_board: u32) -> bool {
+    match flying {
+        Flying::Never => false,
+        Flying::Three => on_board == 3,
+        Flying::Always => true,
+    }
 }
 
 /// Calls `f` with every legal move of `pos`; none when the position is finished.
@@ -174,7 +185,7 @@ pub fn for_each_unmove(variant: &Variant, pos: &Position, mut f: impl FnMut(Posi
     }
     // Un-slides and un-flies: only once both hands are empty.
     if pos.mover_hand == 0 && pos.opponent_hand == 0 {
-        let fly = rules.flying == Flying::Three && them.len() == 3;
+        let fly = flies_with(rules.flying, them.len());
         for to in them {
             let sources = if fly {
                 empty

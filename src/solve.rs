@@ -22,7 +22,7 @@ use crate::movegen::{for_each_move, for_each_unmove, play, too_few_pieces, MAX_M
 use crate::position::Position;
 use crate::sector::{plan, Sector, WorkUnit};
 use crate::storage::{
-    encode_cell, max_depth_for_width, write_sector, Header, SectorFile, SectorStats,
+    encode_cell, max_depth_for_width, write_sector, Header, SectorFile, SectorStats, UnitLock,
 };
 use crate::value::Value;
 
@@ -30,6 +30,8 @@ use crate::value::Value;
 pub trait Progress: Sync {
     /// Work unit `number` (from 0) of `count` begins; `done` when its files are already valid.
     fn unit(&self, _unit: &WorkUnit, _number: usize, _count: usize, _done: bool) {}
+    /// Another process holds the unit's lock; this one waits for it.
+    fn waiting(&self, _unit: &WorkUnit) {}
     /// The current work unit is solved and written.
     fn unit_solved(&self, _unit: &WorkUnit, _times: &UnitTimes) {}
     /// A phase of the current work unit begins, with `total` steps.
@@ -199,29 +201,30 @@ impl Unit<'_> {
             } else if let Some(j) = self.children.iter().position(|c| c.sector == sector) {
                 outside.push((j as u8, self.children[j].index.index_with(child, e)));
             } else {
-                self.fail(Error::Sector {
+                self.fail(Error::Limit {
                     sector: sector.to_string(),
-                    why: "reached by a move but not among the unit's dependencies".into(),
+                    why: "reached by a move but not among the unit's dependencies (a bug in the sector graph)".into(),
                 });
             }
         }
         for &(j, slot) in outside.iter() {
             let c = &self.children[j as usize];
             match c.file.cell(slot) {
-                Some(Value::Loss(d)) => best_win = best_win.min(d + 1),
-                Some(Value::Win(d)) => deepest_win = Some(deepest_win.unwrap_or(0).max(d)),
-                Some(Value::Draw) => draw = true,
-                None => self.fail(Error::Corrupt {
+                Ok(Some(Value::Loss(d))) => best_win = best_win.min(d + 1),
+                Ok(Some(Value::Win(d))) => deepest_win = Some(deepest_win.unwrap_or(0).max(d)),
+                Ok(Some(Value::Draw)) => draw = true,
+                Ok(None) => self.fail(Error::Corrupt {
                     path: c.file.path().to_path_buf(),
-                    why: "a canonical position's slot is marked unused".into(),
+                    why: format!("slot {slot} of a canonical position is marked unused"),
                 }),
+                Err(e) => self.fail(e),
             }
         }
         inside.sort_unstable();
         inside.dedup();
         let count = plain + inside.len() + draw as usize;
         if count > u8::MAX as usize {
-            self.fail(Error::Sector {
+            self.fail(Error::Limit {
                 sector: p.index.sector().to_string(),
                 why: format!("a position has {count} children, more than a counter holds"),
             });
@@ -238,7 +241,7 @@ impl Unit<'_> {
             None
         };
         match pending {
-            Some(d) if d > MAX_LEVEL => self.fail(Error::Sector {
+            Some(d) if d > MAX_LEVEL => self.fail(Error::Limit {
                 sector: p.index.sector().to_string(),
                 why: format!("depth {d} exceeds {MAX_LEVEL}"),
             }),
@@ -267,7 +270,7 @@ impl Unit<'_> {
                 if !preds.is_full() {
                     preds.push((k as u8, self.parts[k].index.index(&prev)));
                 } else {
-                    self.fail(Error::Sector {
+                    self.fail(Error::Limit {
                         sector: p.index.sector().to_string(),
                         why: "too many predecessors".into(),
                     });
@@ -281,7 +284,7 @@ impl Unit<'_> {
             }
             let (k, j) = (k as usize, j as usize);
             let cell = &self.parts[k].state[j];
-            if level % 2 == 0 {
+            if level.is_multiple_of(2) {
                 // The child loses: the predecessor wins at level + 1 unless it already wins sooner.
                 let mut cur = cell.load(Relaxed);
                 while is_unresolved(cur) || (is_pending(cur) && (cur & !PENDING) as u32 > level + 1)
@@ -499,7 +502,7 @@ fn write_part(db: &Database, part: &Part, progress: &dyn Progress) -> Result<(),
 fn fs_create_dir(db: &Database) -> Result<(), Error> {
     std::fs::create_dir_all(db.dir()).map_err(|e| Error::Io {
         path: db.dir().to_path_buf(),
-        source: e,
+        cause: e,
     })
 }
 
@@ -516,8 +519,20 @@ pub fn is_solved(db: &Database, sector: Sector) -> Result<bool, Error> {
     }
 }
 
+fn unit_done(db: &Database, unit: &WorkUnit) -> Result<bool, Error> {
+    let mut done = true;
+    for &s in &unit.sectors {
+        done &= is_solved(db, s)?;
+    }
+    Ok(done)
+}
+
 /// Solves every work unit needed for `roots` (dependencies first), skipping units whose files
 /// are already complete and valid. Returns how many units were solved now.
+///
+/// Each unit is solved under an exclusive lock ([`UnitLock`]), so several processes may solve
+/// one folder together: one that reaches a unit another is solving waits for it and then
+/// skips it.
 ///
 /// # Errors
 /// As [`solve_unit`] and [`is_solved`]: a damaged or foreign file stops the run untouched.
@@ -526,16 +541,22 @@ pub fn solve(db: &Database, roots: &[Sector], progress: &dyn Progress) -> Result
     fs_create_dir(db)?;
     let mut solved = 0;
     for (number, unit) in units.iter().enumerate() {
-        let mut done = true;
-        for &s in &unit.sectors {
-            done &= is_solved(db, s)?;
-        }
+        let done = unit_done(db, unit)?;
         progress.unit(unit, number, units.len(), done);
-        if !done {
-            let times = solve_unit(db, unit, progress)?;
-            solved += 1;
-            progress.unit_solved(unit, &times);
+        if done {
+            continue;
         }
+        let _lock = UnitLock::acquire(db.dir(), unit.sectors[0], &unit.sectors, || {
+            progress.waiting(unit)
+        })?;
+        // Another process may have solved it while this one waited.
+        db.forget();
+        if unit_done(db, unit)? {
+            continue;
+        }
+        let times = solve_unit(db, unit, progress)?;
+        solved += 1;
+        progress.unit_solved(unit, &times);
     }
     Ok(solved)
 }

@@ -176,11 +176,49 @@ fn describe_start(v: Value) -> String {
     }
 }
 
+/// One sector of `stats --json`, its keys in the documented order.
 #[derive(serde::Serialize)]
 struct StatsRow {
     sector: String,
-    #[serde(flatten)]
+    positions: u64,
+    win: u64,
+    loss: u64,
+    draw: u64,
+    raw_positions: u64,
+    raw_win: u64,
+    raw_loss: u64,
+    raw_draw: u64,
+    max_depth: u32,
+    checksum: String,
+    #[serde(skip)]
     stats: SectorStats,
+}
+
+impl StatsRow {
+    fn new(sector: Sector, s: SectorStats, checksum: String) -> StatsRow {
+        StatsRow {
+            sector: sector.to_string(),
+            positions: s.positions,
+            win: s.win,
+            loss: s.loss,
+            draw: s.draw,
+            raw_positions: s.raw_positions,
+            raw_win: s.raw_win,
+            raw_loss: s.raw_loss,
+            raw_draw: s.raw_draw,
+            max_depth: s.max_depth,
+            checksum,
+            stats: s,
+        }
+    }
+}
+
+/// `stats --json`, its keys in the documented order.
+#[derive(serde::Serialize)]
+struct StatsJson<'a> {
+    variant: &'a str,
+    start: Option<StartJson>,
+    sectors: &'a [StatsRow],
 }
 
 #[derive(serde::Serialize)]
@@ -205,19 +243,23 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
     let mut rows = Vec::new();
     for s in sectors {
         let file = db.sector(s)?;
-        rows.push(StatsRow {
-            sector: s.to_string(),
-            stats: file.header().stats,
-        });
+        let h = file.header();
+        rows.push(StatsRow::new(s, h.stats, h.checksum_hex()));
     }
     let start = start_value(&db);
     if json {
-        let out = serde_json::json!({
-            "variant": variant.name(),
-            "start": start.map(|v| StartJson { value: v.name(), depth: v.depth() }),
-            "sectors": rows,
-        });
-        println!("{out}");
+        let out = StatsJson {
+            variant: variant.name(),
+            start: start.map(|v| StartJson {
+                value: v.name(),
+                depth: v.depth(),
+            }),
+            sectors: &rows,
+        };
+        println!(
+            "{}",
+            serde_json::to_string(&out).expect("plain data serializes")
+        );
         return Ok(ExitCode::SUCCESS);
     }
     println!(

@@ -16,6 +16,8 @@ pub enum Flying {
     Never,
     /// In the moving phase with exactly three pieces.
     Three,
+    /// Always, in the moving phase.
+    Always,
 }
 
 /// Which opponent pieces a mill may remove.
@@ -26,57 +28,110 @@ pub enum Removal {
     Standard,
     /// Never a piece in a mill.
     Strict,
+    /// Any piece, in a mill or not.
+    Lenient,
 }
 
-impl FromStr for Flying {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Flying, Error> {
-        match s {
-            "never" => Ok(Flying::Never),
-            "three" => Ok(Flying::Three),
-            _ => Err(Error::UnknownRule {
-                rule: "flying",
+/// How the placement and moving phases relate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phases {
+    /// Place while pieces are in hand, then move.
+    Separate,
+    /// Lasker: while a side has pieces in hand, each turn either places or moves.
+    Lasker,
+}
+
+/// What a board left full after placement means for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FullBoard {
+    /// The side to move loses (it has no legal move).
+    Loss,
+    /// The game is drawn.
+    Draw,
+}
+
+/// What a side to move with no legal move gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NoMove {
+    /// It loses.
+    Loss,
+}
+
+/// A rule switch: its values by name, its code in the database header, and its parser.
+pub trait RuleSwitch: Copy + Sized + 'static {
+    /// The switch's name on the command line, e.g. `flying`.
+    const NAME: &'static str;
+    /// Every value, in header-code order (the code of a value is its place here).
+    const ALL: &'static [Self];
+    /// The value's name on the command line.
+    fn name(self) -> &'static str;
+    /// The value's code in the database header.
+    fn code(self) -> u8;
+    /// The value with header code `code`.
+    fn from_code(code: u8) -> Option<Self> {
+        Self::ALL.get(code as usize).copied()
+    }
+    /// Parses a value by name.
+    ///
+    /// # Errors
+    /// `Error::UnknownRule` listing the accepted names.
+    fn parse(s: &str) -> Result<Self, Error> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| Error::UnknownRule {
+                rule: Self::NAME,
                 value: s.to_string(),
-                expected: "never or three",
-            }),
+                expected: Self::ALL
+                    .iter()
+                    .map(|v| v.name())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+}
+
+macro_rules! rule_switch {
+    ($ty:ident, $name:literal, [$($variant:ident => $text:literal),+]) => {
+        impl RuleSwitch for $ty {
+            const NAME: &'static str = $name;
+            const ALL: &'static [$ty] = &[$($ty::$variant),+];
+            fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $text),+
+                }
+            }
+            fn code(self) -> u8 {
+                self as u8
+            }
         }
-    }
-}
 
-impl FromStr for Removal {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Removal, Error> {
-        match s {
-            "standard" => Ok(Removal::Standard),
-            "strict" => Ok(Removal::Strict),
-            _ => Err(Error::UnknownRule {
-                rule: "removal",
-                value: s.to_string(),
-                expected: "standard or strict",
-            }),
+        impl FromStr for $ty {
+            type Err = Error;
+            fn from_str(s: &str) -> Result<$ty, Error> {
+                <$ty as RuleSwitch>::parse(s)
+            }
         }
-    }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.pad(self.name())
+            }
+        }
+    };
 }
 
-impl fmt::Display for Flying {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(match self {
-            Flying::Never => "never",
-            Flying::Three => "three",
-        })
-    }
-}
+rule_switch!(Flying, "flying", [Never => "never", Three => "three", Always => "always"]);
+rule_switch!(Removal, "removal", [Standard => "standard", Strict => "strict", Lenient => "lenient"]);
+rule_switch!(Phases, "phases", [Separate => "separate", Lasker => "lasker"]);
+rule_switch!(FullBoard, "full-board", [Loss => "loss", Draw => "draw"]);
+rule_switch!(NoMove, "no-move", [Loss => "loss"]);
 
-impl fmt::Display for Removal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(match self {
-            Removal::Standard => "standard",
-            Removal::Strict => "strict",
-        })
-    }
-}
-
-/// The rule values of a variant, everything but the board.
+/// Every rule of a variant, everything but the board: the one place rule questions are asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Pieces per side.
@@ -85,6 +140,56 @@ pub struct Rules {
     pub flying: Flying,
     /// Which pieces a mill may remove.
     pub removal: Removal,
+    /// How placement and moving relate.
+    pub phases: Phases,
+    /// What a board left full after placement means.
+    pub full_board: FullBoard,
+    /// What a side with no legal move gets.
+    pub no_move: NoMove,
+}
+
+impl Rules {
+    /// The stable textual id of the rule set, used in database folder names and headers, e.g.
+    /// `pieces-9.flying-three.removal-standard.phases-separate.full-board-loss.no-move-loss`.
+    pub fn id(&self) -> String {
+        format!(
+            "pieces-{}.flying-{}.removal-{}.phases-{}.full-board-{}.no-move-{}",
+            self.pieces, self.flying, self.removal, self.phases, self.full_board, self.no_move
+        )
+    }
+
+    /// Refuses the rule values this build cannot yet play or solve correctly.
+    ///
+    /// # Errors
+    /// `Error::UnsupportedRule` naming the switch.
+    pub fn check_supported(&self) -> Result<(), Error> {
+        let unsupported = |rule: &'static str, value: &str| {
+            Err(Error::UnsupportedRule {
+                rule,
+                value: value.to_string(),
+            })
+        };
+        if self.phases != Phases::Separate {
+            return unsupported(Phases::NAME, self.phases.name());
+        }
+        if self.full_board != FullBoard::Loss {
+            return unsupported(FullBoard::NAME, self.full_board.name());
+        }
+        Ok(())
+    }
+}
+
+/// Rule values to override in a variant's defaults; `None` keeps the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleOverrides {
+    /// When a side may fly.
+    pub flying: Option<Flying>,
+    /// Which pieces a mill may remove.
+    pub removal: Option<Removal>,
+    /// How placement and moving relate.
+    pub phases: Option<Phases>,
+    /// What a board left full after placement means.
+    pub full_board: Option<FullBoard>,
 }
 
 const NINE_LINES: &[&str] = &[
@@ -214,18 +319,29 @@ impl Variant {
                 pieces: spec.pieces,
                 flying: spec.flying,
                 removal: Removal::Standard,
+                phases: Phases::Separate,
+                full_board: FullBoard::Loss,
+                no_move: NoMove::Loss,
             },
         })
     }
 
     /// The same variant with some rule values overridden.
-    pub fn with_rules(mut self, flying: Option<Flying>, removal: Option<Removal>) -> Variant {
-        if let Some(f) = flying {
-            self.rules.flying = f;
-        }
-        if let Some(r) = removal {
-            self.rules.removal = r;
-        }
+    pub fn with_rules(self, flying: Option<Flying>, removal: Option<Removal>) -> Variant {
+        self.with_overrides(RuleOverrides {
+            flying,
+            removal,
+            ..RuleOverrides::default()
+        })
+    }
+
+    /// The same variant with the given rule values overridden.
+    pub fn with_overrides(mut self, o: RuleOverrides) -> Variant {
+        let r = &mut self.rules;
+        r.flying = o.flying.unwrap_or(r.flying);
+        r.removal = o.removal.unwrap_or(r.removal);
+        r.phases = o.phases.unwrap_or(r.phases);
+        r.full_board = o.full_board.unwrap_or(r.full_board);
         self
     }
 
@@ -262,11 +378,26 @@ impl Variant {
         self.rules.pieces
     }
 
-    /// A name for the variant and its rule set, usable as a folder name.
+    /// A name for the variant and its rule set, usable as a folder name:
+    /// `VARIANT.RULESETID`, e.g. `six.pieces-6.flying-never.removal-standard...`.
     pub fn rule_set_name(&self) -> String {
-        format!(
-            "{}-flying-{}-removal-{}",
-            self.name, self.rules.flying, self.rules.removal
-        )
+        format!("{}.{}", self.name, self.rules.id())
+    }
+
+    /// The command-line options that select this variant and rule set, e.g.
+    /// `--variant nine --flying three --removal strict`.
+    pub fn cli_options(&self) -> String {
+        let r = &self.rules;
+        let mut out = format!(
+            "--variant {} --flying {} --removal {}",
+            self.name, r.flying, r.removal
+        );
+        if r.phases != Phases::Separate {
+            out.push_str(&format!(" --phases {}", r.phases));
+        }
+        if r.full_board != FullBoard::Loss {
+            out.push_str(&format!(" --full-board {}", r.full_board));
+        }
+        out
     }
 }

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::db::Database;
+use crate::error::Error;
 use crate::index::SectorIndex;
 use crate::movegen::{for_each_move, play, too_few_pieces};
 use crate::position::{Color, Position};
@@ -64,13 +65,15 @@ pub fn verify(
     let mut files: Files = BTreeMap::new();
     let variant = db.variant();
     let open = |s: Sector| -> Result<Arc<SectorFile>, String> {
-        let path = db.path(s);
-        if !path.exists() {
-            return Err(format!("sector {s} is missing ({})", path.display()));
+        match db.sector(s) {
+            Ok(f) => Ok(f),
+            Err(Error::Missing { .. }) => Err(format!(
+                "sector {s} is missing ({}); run `{}`",
+                db.path(s).display(),
+                db.solve_command(&format!("--sector {s}"))
+            )),
+            Err(e) => Err(e.to_string()),
         }
-        SectorFile::open_unverified(&path, variant, s, db.index(s).size())
-            .map(Arc::new)
-            .map_err(|e| e.to_string())
     };
     for &s in sectors {
         for c in std::iter::once(s).chain(s.successors(variant)) {
@@ -82,6 +85,7 @@ pub fn verify(
         count: 0,
         max: max_faults,
     };
+    let mut block_checked = std::collections::BTreeSet::new();
     for &s in sectors {
         report.sectors += 1;
         let file = match &files[&s] {
@@ -95,22 +99,36 @@ pub fn verify(
                 continue;
             }
         };
-        if !file.checksum_ok() {
+        for b in file.check_all_blocks() {
             faults.note(Fault {
                 sector: s,
                 position: None,
-                message: format!("{}: payload checksum mismatch", file.path().display()),
+                message: file.block_error(b).to_string(),
             });
         }
         let mut usable = true;
         for c in s.successors(variant) {
-            if let Err(why) = &files[&c] {
-                faults.note(Fault {
-                    sector: s,
-                    position: None,
-                    message: format!("dependency {why}"),
-                });
-                usable = false;
+            match &files[&c] {
+                Err(why) => {
+                    faults.note(Fault {
+                        sector: s,
+                        position: None,
+                        message: format!("dependency {why}"),
+                    });
+                    usable = false;
+                }
+                // A dependency that is verified too reports its own blocks; the others are
+                // checked here, once, since this sector's proof reads them unchecked.
+                Ok(f) if !sectors.contains(&c) && block_checked.insert(c) => {
+                    for b in f.check_all_blocks() {
+                        faults.note(Fault {
+                            sector: s,
+                            position: None,
+                            message: format!("dependency {}", f.block_error(b)),
+                        });
+                    }
+                }
+                Ok(_) => {}
             }
         }
         if !usable {
@@ -173,7 +191,7 @@ fn verify_sector(
         let end = (start + CHUNK).min(index.size());
         let (mut n, mut c) = (0u64, 0u64);
         for slot in start..end {
-            let stored = file.cell(slot);
+            let stored = file.cell_unchecked(slot);
             let Some(pos) = index.position(slot) else {
                 if stored.is_some() {
                     report(slot, None, "an unused slot holds a value".into());
@@ -193,36 +211,37 @@ fn verify_sector(
             let mut deepest_win: Option<u32> = None;
             let mut draw = false;
             let mut any = false;
-            let mut broken = None;
+            let mut broken: Option<(crate::Move, String)> = None;
             for_each_move(variant, &pos, |mv| {
                 any = true;
                 c += 1;
                 let child = play(&pos, mv);
                 let value = if too_few_pieces(&child) {
-                    Some(Value::Loss(0))
+                    Ok(Some(Value::Loss(0)))
                 } else {
                     let s = Sector::of(&child);
                     children_of
                         .iter()
                         .find(|x| x.0 == s)
-                        .and_then(|(_, ix, f)| f.cell(ix.index(&child)))
+                        .map_or(Ok(None), |(_, ix, f)| {
+                            Ok::<_, Error>(f.cell_unchecked(ix.index(&child)))
+                        })
                 };
                 match value {
-                    Some(Value::Loss(d)) => {
+                    Ok(Some(Value::Loss(d))) => {
                         shortest_loss = Some(shortest_loss.map_or(d, |x| x.min(d)))
                     }
-                    Some(Value::Win(d)) => deepest_win = Some(deepest_win.map_or(d, |x| x.max(d))),
-                    Some(Value::Draw) => draw = true,
-                    None => broken = Some(mv),
+                    Ok(Some(Value::Win(d))) => {
+                        deepest_win = Some(deepest_win.map_or(d, |x| x.max(d)))
+                    }
+                    Ok(Some(Value::Draw)) => draw = true,
+                    Ok(None) => broken = Some((mv, "has no stored value".into())),
+                    Err(e) => broken = Some((mv, format!("cannot be read: {e}"))),
                 }
             });
-            if let Some(mv) = broken {
+            if let Some((mv, why)) = broken {
                 let name = mv.to_notation(variant.board());
-                report(
-                    slot,
-                    Some(&pos),
-                    format!("the result of {name} has no stored value"),
-                );
+                report(slot, Some(&pos), format!("the result of {name} {why}"));
                 continue;
             }
             let expected = if !any {

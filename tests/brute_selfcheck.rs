@@ -242,7 +242,7 @@ fn check_value_iteration(v: &Variant, bf: &BruteForce) {
             }
             if d % 2 == 1 && loss_child {
                 found.push((*p, Outcome::Win(d)));
-            } else if d % 2 == 0 && all_wins && !loss_child {
+            } else if d.is_multiple_of(2) && all_wins && !loss_child {
                 found.push((*p, Outcome::Loss(d)));
             }
         }

@@ -115,7 +115,10 @@ fn bad_arguments_exit_2() {
     for args in [
         &["--variant", "ten", "moves", "x"][..],
         &["--flying", "sometimes", "perft", "--depth", "1"],
-        &["--removal", "lenient", "perft", "--depth", "1"],
+        &["--removal", "loose", "perft", "--depth", "1"],
+        &["--phases", "lasker", "perft", "--depth", "1"],
+        &["--full-board", "draw", "perft", "--depth", "1"],
+        &["--full-board", "win", "perft", "--depth", "1"],
         &["perft", "--depth", "many"],
         &["frobnicate"],
         &["moves"],

@@ -119,7 +119,7 @@ fn combine(children: impl Iterator<Item = u8>) -> u8 {
         match b {
             OUTSIDE => panic!("brute force: a child lies outside the domain"),
             DRAW => draw = true,
-            d if d % 2 == 0 => min_loss = min_loss.min(d as u32),
+            d if d.is_multiple_of(2) => min_loss = min_loss.min(d as u32),
             d => max_win = Some(max_win.unwrap_or(0).max(d as u32)),
         }
     }
@@ -400,7 +400,7 @@ impl BruteForce {
         let mut d = 0u32;
         while !frontier.is_empty() || d == 0 {
             let next_byte = encode_depth(d + 1);
-            let child_loses = d % 2 == 0;
+            let child_loses = d.is_multiple_of(2);
             let mut next: Vec<u32> = frontier
                 .par_iter()
                 .fold(Vec::new, |mut acc, &c| {

@@ -127,3 +127,13 @@ pub fn run_morris(args: &[&str], stdin: &str) -> Output {
 pub fn output_text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
 }
+
+/// The rule-set folder of `variant` (default rules) under a database folder.
+pub fn rule_dir(db: &std::path::Path, variant: &str) -> std::path::PathBuf {
+    db.join(Variant::by_name(variant).unwrap().rule_set_name())
+}
+
+/// Where a sector file's payload starts (the header's field at offset 288).
+pub fn payload_offset(file: &[u8]) -> usize {
+    u64::from_le_bytes(file[288..296].try_into().unwrap()) as usize
+}

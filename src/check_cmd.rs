@@ -1,0 +1,91 @@
+//! The `check` subcommand: every file's header, block table and blocks, without recomputing.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use morris::db::Database;
+use morris::sector::Sector;
+use morris::Variant;
+
+use crate::cli::{bad_input, Failure, EXIT_FAILURE};
+
+/// `morris check`.
+pub fn check(
+    variant: &Variant,
+    dir: &Path,
+    sector: Option<&str>,
+    quiet: bool,
+) -> Result<ExitCode, Failure> {
+    let db = Database::new(dir, variant)?;
+    let sectors = match sector {
+        Some(text) => {
+            let s: Sector = text.parse()?;
+            s.check(variant)?;
+            vec![s]
+        }
+        None => db.present(),
+    };
+    if sectors.is_empty() {
+        return Err(bad_input(format!(
+            "no sector files of {} in {}; run `{}`",
+            variant.rule_set_name(),
+            db.dir().display(),
+            db.solve_command("")
+        )));
+    }
+    let bar = ProgressBar::with_draw_target(
+        Some(sectors.len() as u64),
+        if quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("check  [{bar:30}] {pos}/{len} files {msg} ({eta})")
+            .unwrap()
+            .progress_chars("=> "),
+    );
+    let (mut faults, mut blocks, mut bytes) = (0u64, 0u64, 0u64);
+    let mut lines = Vec::new();
+    for s in &sectors {
+        bar.set_message(s.to_string());
+        match db.sector(*s) {
+            Err(e) => {
+                faults += 1;
+                lines.push(format!("FAULT sector {s}: {e}"));
+            }
+            Ok(file) => {
+                blocks += file.header().block_count();
+                bytes += file.header().payload_len();
+                for b in file.check_all_blocks() {
+                    faults += 1;
+                    lines.push(format!("FAULT sector {s}: {}", file.block_error(b)));
+                }
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let mut out = String::new();
+    for l in &lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "checked {} files, {blocks} blocks, {bytes} payload bytes: {}\n",
+        sectors.len(),
+        if faults == 0 {
+            "all hold".to_string()
+        } else {
+            format!("{faults} faults")
+        }
+    ));
+    crate::cli::write_stdout(&out)?;
+    Ok(if faults == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_FAILURE)
+    })
+}
