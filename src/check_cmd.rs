@@ -8,7 +8,7 @@ use morris::db::Database;
 use morris::sector::Sector;
 use morris::Variant;
 
-use crate::cli::{bad_input, Failure, EXIT_FAILURE};
+use crate::cli::{bad_input, Failure, Out, EXIT_FAILURE};
 
 /// `morris check`.
 pub fn check(
@@ -68,21 +68,19 @@ pub fn check(
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let mut out = String::new();
+    let mut out = Out::new();
     for l in &lines {
-        out.push_str(l);
-        out.push('\n');
+        out.line(l)?;
     }
-    out.push_str(&format!(
-        "checked {} files, {blocks} blocks, {bytes} payload bytes: {}\n",
+    out.line(format_args!(
+        "checked {} files, {blocks} blocks, {bytes} payload bytes: {}",
         sectors.len(),
         if faults == 0 {
             "all hold".to_string()
         } else {
             format!("{faults} faults")
         }
-    ));
-    crate::cli::write_stdout(&out)?;
+    ))?;
     Ok(if faults == 0 {
         ExitCode::SUCCESS
     } else {

@@ -1,5 +1,6 @@
 //! Argument parsing and the subcommands' output.
 
+use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,17 +49,6 @@ impl From<io::Error> for Failure {
             error: e.into(),
         }
     }
-}
-
-/// Writes `text` to standard output and flushes it.
-///
-/// # Errors
-/// The write's I/O error.
-pub fn write_stdout(text: &str) -> Result<(), Failure> {
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
 }
 
 /// A bad-input failure (exit 2) with a message.
@@ -229,8 +219,8 @@ pub struct SolveArgs {
     /// The database folder; each variant and rule set gets a subfolder of sector files.
     #[arg(long, default_value = "db")]
     pub db: PathBuf,
-    /// Worker threads (default: every core).
-    #[arg(long)]
+    /// Worker threads, 1 to 1024 (default: every core).
+    #[arg(long, value_parser = thread_count)]
     pub threads: Option<usize>,
     /// Only the moving-phase sectors with at most K pieces per side (the endgame databases).
     #[arg(long, value_name = "K")]
@@ -245,6 +235,21 @@ pub struct SolveArgs {
     /// No progress bars.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// The most worker threads `solve` starts: far more than any machine's cores, and few enough
+/// that starting them cannot exhaust memory.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses `--threads`, refusing 0 and anything above [`MAX_THREADS`] at once.
+fn thread_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        Ok(_) => Err(format!(
+            "worker threads must be at least 1 and at most {MAX_THREADS}"
+        )),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Parses the command line and runs the subcommand.
@@ -311,39 +316,50 @@ pub fn run() -> Result<ExitCode, Failure> {
     }
 }
 
-/// Answers one position, or with `-` each line of standard input in order. In batch mode a bad
-/// line is answered by `error_line(message)` in its place, and the run exits 2 at the end.
+/// Answers one position, or with `-` each line of standard input in order, writing and flushing
+/// each answer as it is made. In batch mode a bad line (not UTF-8, not a position, or one
+/// `answer` refuses) is answered by `error_line("line N: message")` in its place, the batch goes
+/// on, and the run exits 2 at the end (1 when a line met a runtime failure).
 pub fn for_each_position(
     variant: &Variant,
     arg: &str,
     error_line: impl Fn(&str) -> String,
     mut answer: impl FnMut(&Position, Color) -> Result<String, Failure>,
 ) -> Result<ExitCode, Failure> {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = Out::new();
     if arg != "-" {
         let (pos, turn) = Position::parse(variant, arg)?;
-        writeln!(out, "{}", answer(&pos, turn)?)?;
-        out.flush()?;
+        out.line(answer(&pos, turn)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut bad = 0usize;
     let mut code = EXIT_BAD_INPUT;
-    for line in io::stdin().lock().lines() {
-        let line = line?;
-        let answered = Position::parse(variant, line.trim())
-            .map_err(Failure::from)
-            .and_then(|(pos, turn)| answer(&pos, turn));
+    let mut input = io::stdin().lock();
+    let mut bytes = Vec::new();
+    for number in 1u64.. {
+        bytes.clear();
+        let read = input.read_until(b'\n', &mut bytes).map_err(|e| Failure {
+            code: EXIT_FAILURE,
+            error: anyhow::Error::new(e).context("reading standard input"),
+        })?;
+        if read == 0 {
+            break;
+        }
+        let answered = match std::str::from_utf8(&bytes) {
+            Ok(line) => Position::parse(variant, line.trim())
+                .map_err(Failure::from)
+                .and_then(|(pos, turn)| answer(&pos, turn)),
+            Err(_) => Err(bad_input("not UTF-8".into())),
+        };
         match answered {
-            Ok(text) => writeln!(out, "{text}")?,
+            Ok(text) => out.line(text)?,
             Err(failure) => {
                 bad += 1;
                 code = code.min(failure.code);
-                writeln!(out, "{}", error_line(&format!("{:#}", failure.error)))?;
+                out.line(error_line(&format!("line {number}: {:#}", failure.error)))?;
             }
         }
     }
-    out.flush()?;
     if bad > 0 {
         return Err(Failure {
             code,
@@ -351,6 +367,53 @@ pub fn for_each_position(
         });
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A write to standard output failed. `main` ends the run quietly with exit 0 when the reader
+/// has closed the pipe (`morris ... | head -1`), and reports anything else (exit 1).
+#[derive(Debug)]
+pub struct StdoutError(pub io::Error);
+
+impl fmt::Display for StdoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("writing to standard output")
+    }
+}
+
+impl std::error::Error for StdoutError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+/// Whether the run failed only because standard output's reader went away.
+pub fn is_closed_pipe(failure: &Failure) -> bool {
+    failure
+        .error
+        .downcast_ref::<StdoutError>()
+        .is_some_and(|e| e.0.kind() == io::ErrorKind::BrokenPipe)
+}
+
+/// Standard output for every subcommand: each line is flushed as it is written, so answers
+/// reach a reader at once (a co-process, a pipe), and every write error propagates as a
+/// [`StdoutError`] instead of a panic.
+pub struct Out(io::BufWriter<io::StdoutLock<'static>>);
+
+impl Out {
+    /// Locks standard output.
+    pub fn new() -> Out {
+        Out(io::BufWriter::new(io::stdout().lock()))
+    }
+
+    /// Writes `text` and a newline, and flushes them.
+    pub fn line(&mut self, text: impl fmt::Display) -> Result<(), Failure> {
+        writeln!(self.0, "{text}")
+            .and_then(|()| self.0.flush())
+            .map_err(|e| Failure {
+                code: EXIT_FAILURE,
+                error: StdoutError(e).into(),
+            })
+    }
 }
 
 /// The legal moves with their notation, sorted by notation.
@@ -411,19 +474,17 @@ fn variants(json: bool) -> Result<ExitCode, Failure> {
             })
         })
         .collect::<Result<_, Error>>()?;
+    let mut out = Out::new();
     if json {
-        println!(
-            "{}",
-            serde_json::to_string(&infos).expect("plain data serializes")
-        );
+        out.line(serde_json::to_string(&infos).expect("plain data serializes"))?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    out.line(format_args!(
         "{:<11} {:>6} {:>5} {:>5} {:>10} {:>6} {:>7} {:>8}  description",
         "variant", "points", "lines", "mills", "symmetries", "pieces", "flying", "removal"
-    );
+    ))?;
     for i in &infos {
-        println!(
+        out.line(format_args!(
             "{:<11} {:>6} {:>5} {:>5} {:>10} {:>6} {:>7} {:>8}  {}",
             i.name,
             i.points,
@@ -434,7 +495,7 @@ fn variants(json: bool) -> Result<ExitCode, Failure> {
             i.flying,
             i.removal,
             i.summary
-        );
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,19 +6,24 @@ mod cli;
 mod query_cmd;
 mod solve_cmd;
 
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     // An interrupted solve leaves no temporary files behind (the unit's lock goes with the
-    // process); 130 and 143 are the shell's codes for death by SIGINT and SIGTERM.
+    // process). The handler cannot tell SIGINT from SIGTERM; 130 is the shell's code for the
+    // first.
     let _ = ctrlc::set_handler(|| {
         morris::storage::remove_temporary_files();
         std::process::exit(130);
     });
     match cli::run() {
         Ok(code) => code,
+        // The reader of our output went away (`morris ... | head -1`): it has what it wanted.
+        Err(failure) if cli::is_closed_pipe(&failure) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("morris: {:#}", failure.error);
+            // Not eprintln!, which panics when standard error is closed too.
+            let _ = writeln!(io::stderr(), "morris: {:#}", failure.error);
             ExitCode::from(failure.code)
         }
     }

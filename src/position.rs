@@ -136,7 +136,7 @@ impl Position {
     /// characters, turn, hands, piece counts, or hands that cannot occur with that side to move.
     pub fn parse(variant: &Variant, text: &str) -> Result<(Position, Color), Error> {
         let fail = |why: String| Error::Position {
-            input: text.to_string(),
+            input: clip(text),
             why,
         };
         let fields: Vec<&str> = text.split_whitespace().collect();
@@ -184,12 +184,16 @@ impl Position {
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            t => return Err(fail(format!("turn must be w or b, found {t:?}"))),
+            t => {
+                let t = clip(t);
+                return Err(fail(format!("turn must be w or b, found {t:?}")));
+            }
         };
         let pieces = variant.pieces();
         let mut hands = [0u8; 2];
         for (i, (name, field)) in ["White", "Black"].iter().zip(&fields[2..]).enumerate() {
             if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
+                let field = clip(field);
                 return Err(fail(format!(
                     "{name}'s hand must be a number, found {field:?}"
                 )));
@@ -198,7 +202,8 @@ impl Position {
                 Ok(h) if h <= pieces => h,
                 _ => {
                     return Err(fail(format!(
-                        "{name}'s hand {field} exceeds the {pieces} pieces of {}",
+                        "{name}'s hand {} exceeds the {pieces} pieces of {}",
+                        clip(field),
                         variant.name()
                     )))
                 }
@@ -290,5 +295,22 @@ impl Position {
         } else {
             fallback
         }
+    }
+}
+
+/// The most characters of user input an error message quotes.
+pub const CLIP_CHARS: usize = 60;
+
+/// User input as an error message quotes it: whole when short, otherwise its first
+/// [`CLIP_CHARS`] characters, `…` and the total length, so that a huge line cannot flood the
+/// message.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(CLIP_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!(
+            "{}… ({} characters in all)",
+            &text[..end],
+            text.chars().count()
+        ),
     }
 }

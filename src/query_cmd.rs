@@ -1,17 +1,18 @@
 //! The `query` and `verify` subcommands.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use morris::db::Database;
 use morris::query::Analysis;
-use morris::sector::Sector;
+use morris::sector::{reachable, Sector};
 use morris::solve::Progress;
 use morris::verify::verify as verify_db;
 use morris::{Color, Position, Value, Variant};
 
-use crate::cli::{bad_input, for_each_position, Failure, EXIT_FAILURE};
+use crate::cli::{bad_input, for_each_position, Failure, Out, EXIT_FAILURE};
 
 #[derive(serde::Serialize)]
 struct MoveJson {
@@ -134,6 +135,68 @@ fn to_text(variant: &Variant, pos: &Position, turn: Color, a: &Analysis) -> Stri
     out.trim_end().to_string()
 }
 
+/// Why a well-formed position cannot arise in a game from the start, if it cannot: the side
+/// that just moved has already lost, or no game reaches its sector (`reachable` holds every
+/// sector that some game reaches).
+fn impossible(
+    variant: &Variant,
+    reachable: &BTreeSet<Sector>,
+    pos: &Position,
+    turn: Color,
+) -> Option<String> {
+    let (mover, opponent) = (turn, turn.other());
+    if pos.opponent_pieces() < 3 {
+        return Some(format!(
+            "cannot occur in a game: {opponent}, the side that just moved, has {} on the board and {} in hand, fewer than three pieces, so the game ended before this position",
+            pos.opponent.len(),
+            pos.opponent_hand
+        ));
+    }
+    let sector = Sector::of(pos);
+    if reachable.contains(&sector) {
+        return None;
+    }
+    let counts = format!(
+        "{mover} to move with {} on the board and {} in hand, {opponent} with {} and {} (sector {sector})",
+        pos.mover.len(),
+        pos.mover_hand,
+        pos.opponent.len(),
+        pos.opponent_hand
+    );
+    // Each mill removes one piece, and a side forms mills only with three pieces on the board:
+    // at most one mill for each placement from its third on.
+    let pieces = variant.pieces() as u32;
+    let (mover_lost, opponent_lost) = (pieces - pos.mover_pieces(), pieces - pos.opponent_pieces());
+    let (mover_placed, opponent_placed) = (
+        (variant.pieces() - pos.mover_hand) as u32,
+        (variant.pieces() - pos.opponent_hand) as u32,
+    );
+    let why = if opponent_lost > mover_placed.saturating_sub(2) {
+        format!(
+            "; {opponent} has lost {}, but {mover} has placed only {mover_placed} and a mill needs three pieces on the board",
+            pieces_text(opponent_lost)
+        )
+    } else if mover_lost > opponent_placed.saturating_sub(2) {
+        format!(
+            "; {mover} has lost {}, but {opponent} has placed only {opponent_placed} and a mill needs three pieces on the board",
+            pieces_text(mover_lost)
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "cannot occur in a game: no game from the start reaches {counts}{why}"
+    ))
+}
+
+fn pieces_text(n: u32) -> String {
+    if n == 1 {
+        "1 piece".into()
+    } else {
+        format!("{n} pieces")
+    }
+}
+
 /// `morris query`.
 pub fn query(
     variant: &Variant,
@@ -143,11 +206,18 @@ pub fn query(
 ) -> Result<ExitCode, Failure> {
     let db = Database::new(dir, variant)?;
     let batch = position == "-";
+    let reachable = reachable(variant);
     for_each_position(
         variant,
         position,
         |e| serde_json::json!({ "error": e }).to_string(),
         |pos, turn| {
+            if let Some(why) = impossible(variant, &reachable, pos, turn) {
+                return Err(bad_input(format!(
+                    "invalid position {:?}: {why}",
+                    pos.to_notation(variant, turn)
+                )));
+            }
             let a = db.analyse(pos)?;
             Ok(if json || batch {
                 to_json(variant, pos, turn, &a)
@@ -190,10 +260,10 @@ pub fn verify(
     };
     if sectors.is_empty() {
         return Err(bad_input(format!(
-            "no sector files of {} in {}; run `morris solve --variant {}` first",
+            "no sector files of {} in {}; run `{}` first",
             variant.rule_set_name(),
             db.dir().display(),
-            variant.name()
+            db.solve_command("")
         )));
     }
     let bar = ProgressBar::with_draw_target(
@@ -211,19 +281,23 @@ pub fn verify(
     );
     let report = verify_db(&db, &sectors, max_faults, &Bar(bar.clone()));
     bar.finish_and_clear();
+    let mut out = Out::new();
     for f in &report.faults {
         match &f.position {
-            Some(p) => println!("FAULT sector {} position {p}: {}", f.sector, f.message),
-            None => println!("FAULT sector {}: {}", f.sector, f.message),
+            Some(p) => out.line(format_args!(
+                "FAULT sector {} position {p}: {}",
+                f.sector, f.message
+            ))?,
+            None => out.line(format_args!("FAULT sector {}: {}", f.sector, f.message))?,
         }
     }
     if report.fault_count > report.faults.len() as u64 {
-        println!(
+        out.line(format_args!(
             "... and {} more faults",
             report.fault_count - report.faults.len() as u64
-        );
+        ))?;
     }
-    println!(
+    out.line(format_args!(
         "checked {} sectors, {} positions, {} child values: {}",
         report.sectors,
         report.positions,
@@ -233,7 +307,7 @@ pub fn verify(
         } else {
             format!("{} faults", report.fault_count)
         }
-    );
+    ))?;
     Ok(if report.fault_count == 0 {
         ExitCode::SUCCESS
     } else {

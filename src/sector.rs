@@ -113,6 +113,38 @@ impl Sector {
     }
 }
 
+impl Sector {
+    /// Every sector one move leads to, seen from the new mover, the terminal ones included
+    /// (the new mover below three pieces: positions lost at depth 0, which are never stored
+    /// and which [`Sector::successors`] leaves out).
+    pub fn successors_with_terminal(&self, variant: &Variant) -> Vec<Sector> {
+        let (w, b) = (self.mover, self.opponent);
+        let (after, can_mill) = if self.mover_hand > 0 {
+            (w + 1, w + 1 >= 3)
+        } else {
+            (w, w >= 3)
+        };
+        let plain = Sector {
+            mover: b,
+            opponent: after,
+            mover_hand: self.opponent_hand,
+            opponent_hand: self.mover_hand.saturating_sub(1),
+        };
+        let mut out = Vec::with_capacity(2);
+        if (after + b) as usize <= variant.board().len() {
+            out.push(plain);
+            // A mill needs three of the mover's pieces on the board, and something to remove.
+            if can_mill && b > 0 {
+                out.push(Sector {
+                    mover: b - 1,
+                    ..plain
+                });
+            }
+        }
+        out
+    }
+}
+
 impl fmt::Display for Sector {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -239,4 +271,18 @@ pub fn endgame_roots(variant: &Variant, k: u8) -> Vec<Sector> {
         .flat_map(|u| u.sectors)
         .filter(|s| s.is_moving() && s.mover <= k && s.opponent <= k)
         .collect()
+}
+
+/// Every sector that some game reaches from the start, the terminal sectors included (a
+/// mover below three pieces has lost: depth 0). A position outside them cannot occur in a game.
+pub fn reachable(variant: &Variant) -> BTreeSet<Sector> {
+    let mut out = BTreeSet::new();
+    for s in plan(variant, &[Sector::start(variant)])
+        .into_iter()
+        .flat_map(|u| u.sectors)
+    {
+        out.insert(s);
+        out.extend(s.successors_with_terminal(variant));
+    }
+    out
 }

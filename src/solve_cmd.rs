@@ -1,5 +1,6 @@
 //! The `solve` and `stats` subcommands: planning, progress bars, resuming, and reports.
 
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,7 +12,7 @@ use morris::solve::{start_value, Progress, UnitTimes};
 use morris::storage::SectorStats;
 use morris::{Value, Variant};
 
-use crate::cli::{bad_input, Failure, SolveArgs};
+use crate::cli::{bad_input, Failure, Out, SolveArgs};
 
 /// Draws the bar of the whole run and the bar of the current work unit's phases.
 struct Bars {
@@ -42,7 +43,7 @@ impl Progress for Bars {
             );
             // Bars are hidden when stderr is not a terminal; the log lines still belong there.
             if self.multi.is_hidden() {
-                eprintln!("{line}");
+                let _ = writeln!(io::stderr(), "{line}");
             } else {
                 let _ = self.multi.println(line);
             }
@@ -102,23 +103,30 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
     let units = plan(variant, &roots);
     let db = Database::new(&args.db, variant)?;
     if args.plan {
-        println!("{:>4}  {:>14}  {:<8}  sectors", "unit", "slots", "kind");
+        let mut out = Out::new();
+        out.line(format_args!(
+            "{:>4}  {:>14}  {:<8}  sectors",
+            "unit", "slots", "kind"
+        ))?;
         let mut total = 0;
         for (i, u) in units.iter().enumerate() {
             let n = slots(&db, u);
             total += n;
             let kind = if u.cyclic { "cyclic" } else { "forward" };
-            println!("{:>4}  {:>14}  {:<8}  {}", i + 1, n, kind, unit_name(u));
+            out.line(format_args!(
+                "{:>4}  {:>14}  {:<8}  {}",
+                i + 1,
+                n,
+                kind,
+                unit_name(u)
+            ))?;
         }
         let sectors: usize = units.iter().map(|u| u.sectors.len()).sum();
-        println!(
+        out.line(format_args!(
             "{} work units, {sectors} sectors, {total} index slots",
             units.len()
-        );
+        ))?;
         return Ok(ExitCode::SUCCESS);
-    }
-    if args.threads == Some(0) {
-        return Err(bad_input("--threads must be at least 1".into()));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -153,16 +161,17 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
     bars.phase.finish_and_clear();
     bars.overall.finish_and_clear();
     let solved = solved?;
-    println!(
+    let mut out = Out::new();
+    out.line(format_args!(
         "{} work units ({solved} solved now, {} already done) in {:.2?}; database {}",
         units.len(),
         units.len() - solved,
         started.elapsed(),
         db.dir().display()
-    );
+    ))?;
     if args.sector.is_none() && args.max_pieces.is_none() {
         if let Some(v) = start_value(&db) {
-            println!("start position: {}", describe_start(v));
+            out.line(format_args!("start position: {}", describe_start(v)))?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -233,11 +242,10 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
     let sectors = db.present();
     if sectors.is_empty() {
         return Err(bad_input(format!(
-            "no solved sectors of {} in {}; run `morris solve --variant {} --db {}`",
+            "no solved sectors of {} in {}; run `{}`",
             variant.rule_set_name(),
             db.dir().display(),
-            variant.name(),
-            dir.display()
+            db.solve_command("")
         )));
     }
     let mut rows = Vec::new();
@@ -247,8 +255,9 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
         rows.push(StatsRow::new(s, h.stats, h.checksum_hex()));
     }
     let start = start_value(&db);
+    let mut out = Out::new();
     if json {
-        let out = StatsJson {
+        let json = StatsJson {
             variant: variant.name(),
             start: start.map(|v| StartJson {
                 value: v.name(),
@@ -256,13 +265,10 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
             }),
             sectors: &rows,
         };
-        println!(
-            "{}",
-            serde_json::to_string(&out).expect("plain data serializes")
-        );
+        out.line(serde_json::to_string(&json).expect("plain data serializes"))?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    out.line(format_args!(
         "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
         "sector",
         "positions",
@@ -274,9 +280,9 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
         "raw loss",
         "raw draw",
         "depth"
-    );
-    let row = |name: &str, s: &SectorStats| {
-        println!(
+    ))?;
+    let row = |out: &mut Out, name: &str, s: &SectorStats| {
+        out.line(format_args!(
             "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
             name,
             s.positions,
@@ -288,18 +294,18 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
             s.raw_loss,
             s.raw_draw,
             s.max_depth
-        )
+        ))
     };
     for r in &rows {
-        row(&r.sector, &r.stats);
+        row(&mut out, &r.sector, &r.stats)?;
     }
     let total = rows
         .iter()
         .fold(SectorStats::default(), |t, r| t.merge(r.stats));
-    row("total", &total);
+    row(&mut out, "total", &total)?;
     match start {
-        Some(v) => println!("start position: {}", describe_start(v)),
-        None => println!("start position: not solved"),
+        Some(v) => out.line(format_args!("start position: {}", describe_start(v)))?,
+        None => out.line("start position: not solved")?,
     }
     Ok(ExitCode::SUCCESS)
 }

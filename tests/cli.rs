@@ -213,12 +213,30 @@ fn help_explains_every_subcommand_and_option() {
         assert!(text.contains(word), "--help lacks {word}");
     }
     for (sub, words) in [
-        ("moves", &["--json", "standard input"][..]),
-        ("perft", &["--depth", "--divide"]),
+        ("moves", &["--json", "standard input", "--variant"][..]),
+        ("perft", &["--depth", "--divide", "standard input"]),
+        ("variants", &["--json"]),
+        (
+            "solve",
+            &[
+                "--db",
+                "--threads",
+                "1 to 1024",
+                "--max-pieces",
+                "--sector",
+                "--plan",
+            ],
+        ),
+        ("query", &["--db", "--json", "standard input", "depth"]),
+        ("stats", &["--db", "--json"]),
+        ("verify", &["--db", "--sector", "--max-faults"]),
     ] {
         let out = morris(&[sub, "--help"], "");
         assert!(out.status.success());
-        for word in words {
+        for word in words
+            .iter()
+            .chain(&["--flying", "--removal", "Usage: morris"])
+        {
             assert!(stdout(&out).contains(word), "{sub} --help lacks {word}");
         }
     }
