@@ -80,7 +80,8 @@ pub struct Cli {
 /// The variant and rule overrides every subcommand takes.
 #[derive(Args, Debug)]
 struct GameArgs {
-    /// The game: nine, six, six-diag, five, seven, three, three-diag or twelve (see `morris variants`).
+    /// The game: nine, six, six-diag, five, seven, three, three-diag, twelve, lasker or
+    /// morabaraba (see `morris variants`).
     #[arg(long, global = true, default_value = "nine")]
     variant: String,
     /// Override when a side may fly: `never`, `three` (with exactly three pieces while
@@ -92,11 +93,11 @@ struct GameArgs {
     #[arg(long, global = true, value_name = "standard|strict|lenient")]
     removal: Option<String>,
     /// Override how the phases work: `separate` (place while pieces are in hand, then move)
-    /// or `lasker` (each turn places or moves while pieces are in hand; not supported yet).
+    /// or `lasker` (while pieces are in hand, each turn either places or moves).
     #[arg(long, global = true, value_name = "separate|lasker")]
     phases: Option<String>,
-    /// Override what a board left full after placement means for the side to move: `loss`
-    /// (it cannot move) or `draw` (not supported yet).
+    /// Override what a full board means for the side to move: `loss` (it cannot move) or
+    /// `draw` (the game is drawn).
     #[arg(long = "full-board", global = true, value_name = "loss|draw")]
     full_board: Option<String>,
 }
@@ -480,12 +481,21 @@ fn variants(json: bool) -> Result<ExitCode, Failure> {
         return Ok(ExitCode::SUCCESS);
     }
     out.line(format_args!(
-        "{:<11} {:>6} {:>5} {:>5} {:>10} {:>6} {:>7} {:>8}  description",
-        "variant", "points", "lines", "mills", "symmetries", "pieces", "flying", "removal"
+        "{:<11} {:>6} {:>5} {:>5} {:>10} {:>6} {:>7} {:>8} {:>8} {:>10}  description",
+        "variant",
+        "points",
+        "lines",
+        "mills",
+        "symmetries",
+        "pieces",
+        "flying",
+        "removal",
+        "phases",
+        "full-board"
     ))?;
     for i in &infos {
         out.line(format_args!(
-            "{:<11} {:>6} {:>5} {:>5} {:>10} {:>6} {:>7} {:>8}  {}",
+            "{:<11} {:>6} {:>5} {:>5} {:>10} {:>6} {:>7} {:>8} {:>8} {:>10}  {}",
             i.name,
             i.points,
             i.lines,
@@ -494,6 +504,8 @@ fn variants(json: bool) -> Result<ExitCode, Failure> {
             i.pieces,
             i.flying,
             i.removal,
+            i.phases,
+            i.full_board,
             i.summary
         ))?;
     }

@@ -6,7 +6,8 @@ use crate::board::Board;
 use crate::mv::Move;
 use crate::point::{Point, PointSet};
 use crate::position::Position;
-use crate::variant::{Flying, Removal, Variant};
+use crate::value::Value;
+use crate::variant::{FullBoard, NoMove, Removal, Variant};
 
 /// Room for every move of any position of a 32-point board with 12 pieces a side.
 pub const MAX_MOVES: usize = 1024;
@@ -33,30 +34,41 @@ pub fn too_few_pieces(pos: &Position) -> bool {
     pos.mover_pieces() < 3
 }
 
-/// Whether the mover may fly this turn.
+/// Whether the mover may fly this turn (when it moves a piece rather than placing one).
 #[inline]
 pub fn may_fly(variant: &Variant, pos: &Position) -> bool {
-    pos.mover_hand == 0 && flies_with(variant.rules().flying, pos.mover.len())
+    variant.rules().flies(pos.mover_pieces())
 }
 
-/// Whether a side with `on_board` pieces (and none in hand) flies under `flying`.
+/// Whether the board is full and the rules make that a draw: the position is then over,
+/// drawn, with no moves.
 #[inline]
-fn flies_with(flying: Flying, on_board: u32) -> bool {
-    match flying {
-        Flying::Never => false,
-        Flying::Three => on_board == 3,
-        Flying::Always => true,
+pub fn full_board_draw(variant: &Variant, pos: &Position) -> bool {
+    variant.rules().full_board == FullBoard::Draw && pos.empty(variant).is_empty()
+}
+
+/// The value of a position without legal moves (after [`too_few_pieces`], a blocked side
+/// or a full board): a loss at depth 0, or a draw for a full board where the rules say so.
+#[inline]
+pub fn value_without_moves(variant: &Variant, pos: &Position) -> Value {
+    if !too_few_pieces(pos) && full_board_draw(variant, pos) {
+        Value::Draw
+    } else {
+        match variant.rules().no_move {
+            NoMove::Loss => Value::Loss(0),
+        }
     }
 }
 
 /// Calls `f` with every legal move of `pos`; none when the position is finished.
 #[inline]
 pub fn for_each_move(variant: &Variant, pos: &Position, mut f: impl FnMut(Move)) {
-    if too_few_pieces(pos) {
+    if too_few_pieces(pos) || full_board_draw(variant, pos) {
         return;
     }
     let board = variant.board();
-    let removal = variant.rules().removal;
+    let rules = variant.rules();
+    let removal = rules.removal;
     let empty = pos.empty(variant);
     // Removals depend only on the opponent's pieces, so compute them once, lazily.
     let mut removals: Option<PointSet> = None;
@@ -73,11 +85,12 @@ pub fn for_each_move(variant: &Variant, pos: &Position, mut f: impl FnMut(Move))
             f(mv);
         }
     };
-    if pos.mover_hand > 0 {
+    if rules.may_place(pos.mover_hand) {
         for to in empty {
             emit(Move::place(to), pos.mover.with(to), &mut f);
         }
-    } else {
+    }
+    if rules.may_move(pos.mover_hand) {
         let fly = may_fly(variant, pos);
         for from in pos.mover {
             let targets = if fly {
@@ -102,10 +115,12 @@ pub fn generate(variant: &Variant, pos: &Position) -> MoveList {
 
 /// Whether the mover has at least one legal move.
 pub fn has_move(variant: &Variant, pos: &Position) -> bool {
-    if too_few_pieces(pos) {
+    if too_few_pieces(pos) || full_board_draw(variant, pos) {
         return false;
     }
-    if pos.mover_hand > 0 || may_fly(variant, pos) {
+    let rules = variant.rules();
+    if rules.may_place(pos.mover_hand) || (rules.may_move(pos.mover_hand) && may_fly(variant, pos))
+    {
         return !pos.empty(variant).is_empty();
     }
     let empty = pos.empty(variant);
@@ -176,16 +191,17 @@ pub fn for_each_unmove(variant: &Variant, pos: &Position, mut f: impl FnMut(Posi
             }
         }
     };
-    // Un-placements: the last mover held one more piece, and hands still alternate.
+    // Un-placements: the last mover held one more piece, and the hands before were possible.
     let hand_before = pos.opponent_hand + 1;
-    if hand_before == pos.mover_hand || hand_before == pos.mover_hand + 1 {
+    if rules.may_place(hand_before) && rules.hands_alternate(hand_before, pos.mover_hand) {
         for to in them {
             undo(them.without(to), to, Move::place(to), hand_before, &mut f);
         }
     }
-    // Un-slides and un-flies: only once both hands are empty.
-    if pos.mover_hand == 0 && pos.opponent_hand == 0 {
-        let fly = flies_with(rules.flying, them.len());
+    // Un-slides and un-flies: the last mover's hand is what it is now, and it could move.
+    if rules.may_move(pos.opponent_hand) && rules.hands_alternate(pos.opponent_hand, pos.mover_hand)
+    {
+        let fly = rules.flies(pos.opponent_pieces());
         for to in them {
             let sources = if fly {
                 empty
@@ -197,7 +213,7 @@ pub fn for_each_unmove(variant: &Variant, pos: &Position, mut f: impl FnMut(Posi
                     them.without(to).with(from),
                     to,
                     Move::shift(from, to),
-                    0,
+                    pos.opponent_hand,
                     &mut f,
                 );
             }

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::error::Error;
 use crate::point::PointSet;
-use crate::variant::Variant;
+use crate::variant::{Phases, Variant};
 
 /// A side: White places first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,7 +121,7 @@ impl Position {
             return Err(format!("a side has more than its {pieces} pieces"));
         }
         let (m, o) = (self.mover_hand, self.opponent_hand);
-        if m != o && m != o + 1 {
+        if !variant.rules().hands_alternate(m, o) {
             return Err(format!(
                 "hands {m} (mover) and {o} (opponent) cannot alternate"
             ));
@@ -219,6 +219,8 @@ impl Position {
         }
         let [w, b] = hands;
         match turn {
+            // Under Lasker's phases a side may move instead of placing: any hands can occur.
+            _ if variant.rules().phases == Phases::Lasker => {}
             Color::White if w != b => {
                 return Err(fail(format!(
                     "with White to move both hands must be equal, found {w} and {b}"

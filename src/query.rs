@@ -2,7 +2,7 @@
 
 use crate::db::Database;
 use crate::error::Error;
-use crate::movegen::{generate, play};
+use crate::movegen::{generate, play, value_without_moves};
 use crate::mv::Move;
 use crate::position::Position;
 use crate::value::Value;
@@ -53,7 +53,7 @@ impl Database {
         let moves: Vec<MoveValue> = named.into_iter().map(|(m, _)| m).collect();
         let consistent = match moves.first() {
             Some(best) => best.value == value,
-            None => value == Value::Loss(0),
+            None => value == value_without_moves(self.variant(), pos),
         };
         if !consistent {
             return Err(Error::Corrupt {

@@ -171,7 +171,11 @@ fn impossible(
         (variant.pieces() - pos.mover_hand) as u32,
         (variant.pieces() - pos.opponent_hand) as u32,
     );
-    let why = if opponent_lost > mover_placed.saturating_sub(2) {
+    // Under Lasker's phases mills also come from moves made with pieces in hand: no reason.
+    let separate = variant.rules().phases == morris::variant::Phases::Separate;
+    let why = if !separate {
+        String::new()
+    } else if opponent_lost > mover_placed.saturating_sub(2) {
         format!(
             "; {opponent} has lost {}, but {mover} has placed only {mover_placed} and a mill needs three pieces on the board",
             pieces_text(opponent_lost)

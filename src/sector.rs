@@ -76,7 +76,10 @@ impl Sector {
                 variant.board().len()
             ));
         }
-        if self.mover_hand != self.opponent_hand && self.mover_hand != self.opponent_hand + 1 {
+        if !variant
+            .rules()
+            .hands_alternate(self.mover_hand, self.opponent_hand)
+        {
             return fail("the mover's hand must equal the opponent's or be one more".into());
         }
         Ok(())
@@ -84,57 +87,41 @@ impl Sector {
 
     /// The non-terminal sectors one move leads to, seen from the new mover.
     pub fn successors(&self, variant: &Variant) -> Vec<Sector> {
-        let mut out = Vec::with_capacity(2);
-        let (w, b) = (self.mover, self.opponent);
-        let (after, can_mill) = if self.mover_hand > 0 {
-            (w + 1, w + 1 >= 3)
-        } else {
-            (w, w >= 3)
-        };
-        let hand = self.mover_hand.saturating_sub(1);
-        let plain = Sector {
-            mover: b,
-            opponent: after,
-            mover_hand: self.opponent_hand,
-            opponent_hand: hand,
-        };
-        if (after + b) as usize <= variant.board().len() {
-            out.push(plain);
-            // A mill needs three of the mover's pieces on the board, and something to remove.
-            if can_mill && b > 0 {
-                out.push(Sector {
-                    mover: b - 1,
-                    ..plain
-                });
-            }
-        }
+        let mut out = self.successors_with_terminal(variant);
         out.retain(|s| !s.is_terminal());
         out
     }
-}
 
-impl Sector {
     /// Every sector one move leads to, seen from the new mover, the terminal ones included
     /// (the new mover below three pieces: positions lost at depth 0, which are never stored
-    /// and which [`Sector::successors`] leaves out).
+    /// and which [`Sector::successors`] leaves out). This is the one place that knows which
+    /// sectors follow which: the solver, `verify` and the plan all ask it.
     pub fn successors_with_terminal(&self, variant: &Variant) -> Vec<Sector> {
+        let rules = variant.rules();
         let (w, b) = (self.mover, self.opponent);
-        let (after, can_mill) = if self.mover_hand > 0 {
-            (w + 1, w + 1 >= 3)
-        } else {
-            (w, w >= 3)
-        };
-        let plain = Sector {
-            mover: b,
-            opponent: after,
-            mover_hand: self.opponent_hand,
-            opponent_hand: self.mover_hand.saturating_sub(1),
-        };
-        let mut out = Vec::with_capacity(2);
-        if (after + b) as usize <= variant.board().len() {
+        let mut out = Vec::with_capacity(4);
+        // A placement adds a piece to the board from the hand; a move keeps both.
+        let mut kinds = Vec::with_capacity(2);
+        if rules.may_place(self.mover_hand) {
+            kinds.push((w + 1, self.mover_hand - 1));
+        }
+        if rules.may_move(self.mover_hand) && w > 0 {
+            kinds.push((w, self.mover_hand));
+        }
+        for (after, hand) in kinds {
+            // Every move needs an empty point to go to.
+            if (after + b) as usize > variant.board().len() {
+                continue;
+            }
+            let plain = Sector {
+                mover: b,
+                opponent: after,
+                mover_hand: self.opponent_hand,
+                opponent_hand: hand,
+            };
             out.push(plain);
             // A mill needs three of the mover's pieces on the board, and something to remove.
-            if can_mill && b > 0 {
+            if after >= 3 && b > 0 {
                 out.push(Sector {
                     mover: b - 1,
                     ..plain

@@ -18,7 +18,9 @@ use rayon::prelude::*;
 use crate::db::Database;
 use crate::error::Error;
 use crate::index::{Entry, SectorIndex};
-use crate::movegen::{for_each_move, for_each_unmove, play, too_few_pieces, MAX_MOVES};
+use crate::movegen::{
+    for_each_move, for_each_unmove, play, too_few_pieces, value_without_moves, MAX_MOVES,
+};
 use crate::position::Position;
 use crate::sector::{plan, Sector, WorkUnit};
 use crate::storage::{
@@ -164,24 +166,31 @@ impl Unit<'_> {
         // A move without a removal keeps the opponent's set as the child's mover set. Such
         // children are pairwise distinct, even up to symmetry, unless that set has a
         // non-trivial stabiliser (a symmetry relating two of them would have to fix it); when
-        // they stay in the unit they are counted without computing their slots.
-        let plain_sector = if pos.mover_hand > 0 {
-            Sector {
-                mover: pos.opponent.len() as u8,
-                opponent: pos.mover.len() as u8 + 1,
-                mover_hand: pos.opponent_hand,
-                opponent_hand: pos.mover_hand - 1,
-            }
-        } else {
-            Sector::of(&pos.flipped())
+        // they stay in the unit they are counted without computing their slots. Placements
+        // and moves lead to different sectors (the hand differs), so each kind is asked.
+        let free_set = pos.opponent_pieces() >= 3 && !orbits.entry(pos.opponent).stabilised();
+        let plain_in_unit = |placement: bool| {
+            let (added, spent) = if placement { (1, 1) } else { (0, 0) };
+            free_set
+                && self
+                    .part_of(Sector {
+                        mover: pos.opponent.len() as u8,
+                        opponent: pos.mover.len() as u8 + added,
+                        mover_hand: pos.opponent_hand,
+                        opponent_hand: pos.mover_hand.wrapping_sub(spent),
+                    })
+                    .is_some()
         };
-        let plain_fast = pos.opponent_pieces() >= 3
-            && self.part_of(plain_sector).is_some()
-            && !orbits.entry(pos.opponent).stabilised();
+        let (place_fast, move_fast) = (plain_in_unit(true), plain_in_unit(false));
         let mut plain = 0usize;
         for_each_move(self.db.variant(), &pos, |mv| {
             any = true;
-            if plain_fast && mv.removed().is_none() {
+            let fast = if mv.from().is_none() {
+                place_fast
+            } else {
+                move_fast
+            };
+            if fast && mv.removed().is_none() {
                 plain += 1;
                 return;
             }
@@ -232,7 +241,11 @@ impl Unit<'_> {
         }
         p.counter[slot].store(count as u8, Relaxed);
         let pending = if !any {
-            Some(0)
+            // No move: lost, or a drawn full board (which then stays unresolved: a draw).
+            match value_without_moves(self.db.variant(), &pos) {
+                Value::Draw => None,
+                _ => Some(0),
+            }
         } else if best_win != u32::MAX {
             Some(best_win)
         } else if count == 0 {

@@ -158,24 +158,46 @@ impl Rules {
         )
     }
 
-    /// Refuses the rule values this build cannot yet play or solve correctly.
+    /// Refuses rule values this build cannot play or solve (none today; kept so that a
+    /// switch added to the format before the engine learns it is refused, not ignored).
     ///
     /// # Errors
     /// `Error::UnsupportedRule` naming the switch.
     pub fn check_supported(&self) -> Result<(), Error> {
-        let unsupported = |rule: &'static str, value: &str| {
-            Err(Error::UnsupportedRule {
-                rule,
-                value: value.to_string(),
-            })
-        };
-        if self.phases != Phases::Separate {
-            return unsupported(Phases::NAME, self.phases.name());
-        }
-        if self.full_board != FullBoard::Loss {
-            return unsupported(FullBoard::NAME, self.full_board.name());
-        }
         Ok(())
+    }
+
+    // The phase rule, the hands rule and the flying rule: every part of the engine that
+    // needs one of them asks here.
+
+    /// Whether a side with `hand` pieces in hand may place this turn.
+    #[inline]
+    pub fn may_place(&self, hand: u8) -> bool {
+        hand > 0
+    }
+
+    /// Whether a side with `hand` pieces in hand may move a piece on the board this turn.
+    #[inline]
+    pub fn may_move(&self, hand: u8) -> bool {
+        hand == 0 || self.phases == Phases::Lasker
+    }
+
+    /// Whether a side that moves, with `pieces` on board and in hand, may fly.
+    #[inline]
+    pub fn flies(&self, pieces: u32) -> bool {
+        match self.flying {
+            Flying::Never => false,
+            Flying::Three => pieces == 3,
+            Flying::Always => true,
+        }
+    }
+
+    /// Whether hands `mover` and `opponent` can occur with this side to move: under
+    /// separate phases the hands alternate (the mover holds as many pieces as the opponent,
+    /// or one more); under Lasker's any hands can.
+    #[inline]
+    pub fn hands_alternate(&self, mover: u8, opponent: u8) -> bool {
+        self.phases == Phases::Lasker || mover == opponent || mover == opponent + 1
     }
 }
 
@@ -214,6 +236,8 @@ struct Spec {
     lines: &'static [&'static [&'static str]],
     pieces: u8,
     flying: Flying,
+    phases: Phases,
+    full_board: FullBoard,
     summary: &'static str,
 }
 
@@ -223,6 +247,8 @@ const SPECS: &[Spec] = &[
         lines: &[NINE_LINES],
         pieces: 9,
         flying: Flying::Three,
+        phases: Phases::Separate,
+        full_board: FullBoard::Loss,
         summary: "Nine Men's Morris",
     },
     Spec {
@@ -230,6 +256,8 @@ const SPECS: &[Spec] = &[
         lines: &[SIX_SQUARES, SIX_CONNECTORS],
         pieces: 6,
         flying: Flying::Never,
+        phases: Phases::Separate,
+        full_board: FullBoard::Loss,
         summary: "Six Men's Morris",
     },
     Spec {
@@ -237,6 +265,8 @@ const SPECS: &[Spec] = &[
         lines: &[SIX_SQUARES, SIX_CONNECTORS, SIX_DIAGONALS],
         pieces: 6,
         flying: Flying::Never,
+        phases: Phases::Separate,
+        full_board: FullBoard::Loss,
         summary: "Six Men's Morris with corner diagonals",
     },
     Spec {
@@ -244,6 +274,8 @@ const SPECS: &[Spec] = &[
         lines: &[SIX_SQUARES, SIX_CONNECTORS],
         pieces: 5,
         flying: Flying::Never,
+        phases: Phases::Separate,
+        full_board: FullBoard::Loss,
         summary: "Five Men's Morris (six's board)",
     },
     Spec {
@@ -251,6 +283,8 @@ const SPECS: &[Spec] = &[
         lines: &[SIX_SQUARES, SEVEN_CROSS],
         pieces: 7,
         flying: Flying::Never,
+        phases: Phases::Separate,
+        full_board: FullBoard::Loss,
         summary: "Seven Men's Morris (six's board with a centre)",
     },
     Spec {
@@ -258,6 +292,8 @@ const SPECS: &[Spec] = &[
         lines: &[THREE_LINES],
         pieces: 3,
         flying: Flying::Never,
+        phases: Phases::Separate,
+        full_board: FullBoard::Loss,
         summary: "Three Men's Morris",
     },
     Spec {
@@ -265,14 +301,36 @@ const SPECS: &[Spec] = &[
         lines: &[THREE_LINES, THREE_DIAGONALS],
         pieces: 3,
         flying: Flying::Never,
+        phases: Phases::Separate,
+        full_board: FullBoard::Loss,
         summary: "Three Men's Morris with diagonals",
     },
     Spec {
         name: "twelve",
         lines: &[NINE_LINES, TWELVE_EXTRA],
         pieces: 12,
+        flying: Flying::Never,
+        phases: Phases::Separate,
+        full_board: FullBoard::Draw,
+        summary: "Twelve Men's Morris (nine's board with diagonals; a full board is a draw)",
+    },
+    Spec {
+        name: "lasker",
+        lines: &[NINE_LINES],
+        pieces: 10,
         flying: Flying::Three,
-        summary: "Twelve Men's Morris (nine's board with diagonals)",
+        phases: Phases::Lasker,
+        full_board: FullBoard::Loss,
+        summary: "Lasker Morris (nine's board, 10 pieces, place or move while pieces are in hand)",
+    },
+    Spec {
+        name: "morabaraba",
+        lines: &[NINE_LINES, TWELVE_EXTRA],
+        pieces: 12,
+        flying: Flying::Three,
+        phases: Phases::Separate,
+        full_board: FullBoard::Draw,
+        summary: "Morabaraba (twelve's board, 12 pieces, flying at three; a full board is a draw)",
     },
 ];
 
@@ -308,21 +366,44 @@ impl Variant {
             .iter()
             .flat_map(|part| part.iter().copied())
             .collect();
-        let board = Board::from_lines(spec.name, &lines)?;
-        let symmetries = Symmetry::automorphisms(&board);
-        Ok(Variant {
-            name: spec.name.to_string(),
-            summary: spec.summary.to_string(),
-            board: Arc::new(board),
-            symmetries: Arc::new(symmetries),
-            rules: Rules {
+        let mut v = Variant::custom(
+            spec.name,
+            &lines,
+            Rules {
                 pieces: spec.pieces,
                 flying: spec.flying,
                 removal: Removal::Standard,
-                phases: Phases::Separate,
-                full_board: FullBoard::Loss,
+                phases: spec.phases,
+                full_board: spec.full_board,
                 no_move: NoMove::Loss,
             },
+        )?;
+        v.summary = spec.summary.to_string();
+        Ok(v)
+    }
+
+    /// A variant of one's own: a board given by its lines (points joined by `-`, e.g.
+    /// `a7-d7-g7`) and rule values. Its name identifies it in database folders and headers,
+    /// together with the lines, so a database of another board is never read as this one's.
+    ///
+    /// # Errors
+    /// `Error::Board` for malformed lines; `Error::UnsupportedRule` when a side's pieces
+    /// cannot fit the limits of the engine (3 to 15 pieces a side).
+    pub fn custom(name: &str, lines: &[&str], rules: Rules) -> Result<Variant, Error> {
+        if !(3..=15).contains(&rules.pieces) {
+            return Err(Error::UnsupportedRule {
+                rule: "pieces",
+                value: rules.pieces.to_string(),
+            });
+        }
+        let board = Board::from_lines(name, lines)?;
+        let symmetries = Symmetry::automorphisms(&board);
+        Ok(Variant {
+            name: name.to_string(),
+            summary: format!("{name} (custom board)"),
+            board: Arc::new(board),
+            symmetries: Arc::new(symmetries),
+            rules,
         })
     }
 

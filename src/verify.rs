@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::db::Database;
 use crate::error::Error;
 use crate::index::SectorIndex;
-use crate::movegen::{for_each_move, play, too_few_pieces};
+use crate::movegen::{for_each_move, play, too_few_pieces, value_without_moves};
 use crate::position::{Color, Position};
 use crate::sector::Sector;
 use crate::solve::Progress;
@@ -245,7 +245,7 @@ fn verify_sector(
                 continue;
             }
             let expected = if !any {
-                Value::Loss(0)
+                value_without_moves(variant, &pos)
             } else if let Some(d) = shortest_loss {
                 Value::Win(d + 1)
             } else if draw {

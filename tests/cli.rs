@@ -116,8 +116,7 @@ fn bad_arguments_exit_2() {
         &["--variant", "ten", "moves", "x"][..],
         &["--flying", "sometimes", "perft", "--depth", "1"],
         &["--removal", "loose", "perft", "--depth", "1"],
-        &["--phases", "lasker", "perft", "--depth", "1"],
-        &["--full-board", "draw", "perft", "--depth", "1"],
+        &["--phases", "alternate", "perft", "--depth", "1"],
         &["--full-board", "win", "perft", "--depth", "1"],
         &["perft", "--depth", "many"],
         &["frobnicate"],
@@ -251,5 +250,21 @@ fn variants_lists_every_variant_as_json() {
     assert_eq!(nine["mills"], 16);
     assert_eq!(nine["symmetries"], 16);
     assert_eq!(nine["flying"], "three");
-    assert_eq!(list.len(), 8);
+    assert_eq!(nine["phases"], "separate");
+    assert_eq!(
+        nine["rule_set"],
+        "pieces-9.flying-three.removal-standard.phases-separate.full-board-loss.no-move-loss"
+    );
+    let lasker = list.iter().find(|v| v["name"] == "lasker").unwrap();
+    assert_eq!(lasker["pieces"], 10);
+    assert_eq!(lasker["phases"], "lasker");
+    assert_eq!(lasker["flying"], "three");
+    let morabaraba = list.iter().find(|v| v["name"] == "morabaraba").unwrap();
+    assert_eq!(morabaraba["mills"], 20);
+    assert_eq!(morabaraba["pieces"], 12);
+    assert_eq!(morabaraba["full_board"], "draw");
+    let twelve = list.iter().find(|v| v["name"] == "twelve").unwrap();
+    assert_eq!(twelve["flying"], "never");
+    assert_eq!(twelve["full_board"], "draw");
+    assert_eq!(list.len(), 10);
 }

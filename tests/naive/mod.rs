@@ -100,7 +100,7 @@ impl NaiveGame {
             "twelve" => {
                 lines.extend(NINE_LINES);
                 lines.extend(TWELVE_EXTRA);
-                (12, true)
+                (12, false)
             }
             "six" | "five" => {
                 lines.extend(SIX_SQUARES);
