@@ -472,3 +472,53 @@ fn files_are_identical_for_any_thread_count_and_match_the_recorded_hash() {
     assert_eq!(h1.0, payloads, "the values of five changed");
     assert_eq!(h1.1, whole, "the files of five changed");
 }
+
+/// With both hands empty Lasker's rules are nine's, so its endgame sectors hold nine's values;
+/// and its placement-and-move sectors are solved and verified.
+#[test]
+fn lasker_endgames_equal_nines_and_its_mixed_sectors_verify() {
+    let stats = |v: &str, db: &Path| -> serde_json::Value {
+        let out = morris(&[
+            "--variant",
+            v,
+            "stats",
+            "--json",
+            "--db",
+            db.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", text(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let nine = scratch("lasker-vs-nine-nine");
+    let lasker = scratch("lasker-vs-nine-lasker");
+    solve("nine", &nine, &["--max-pieces", "4"]);
+    solve("lasker", &lasker, &["--max-pieces", "4"]);
+    let (a, b) = (stats("nine", &nine), stats("lasker", &lasker));
+    let rows = |j: &serde_json::Value| -> Vec<serde_json::Value> {
+        j["sectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                s.as_object_mut().unwrap().remove("checksum");
+                s
+            })
+            .collect()
+    };
+    assert_eq!(rows(&a), rows(&b));
+    assert_eq!(rows(&a).len(), 4, "3-3, 3-4, 4-3 and 4-4");
+    // A sector where a side may place or move (2-3-1-0 and its twin 3-2-0-1 form one cyclic
+    // unit), solved with what it needs and proved by verify.
+    solve("lasker", &lasker, &["--sector", "3-3-1-1"]);
+    let out = morris(&[
+        "--variant",
+        "lasker",
+        "verify",
+        "--quiet",
+        "--db",
+        lasker.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("all hold"), "{}", text(&out));
+}
