@@ -349,6 +349,46 @@ fn chunks(parts: &[Part]) -> Vec<(usize, usize, usize)> {
     out
 }
 
+/// Initialises a forward-only unit of one sector with its positions grouped by the opponent's
+/// set: every position of the unit is visited once, as the mirror image of a slot of the
+/// flipped sector (opponent and mover exchanged), whose slots run through the opponent's sets
+/// orbit by orbit. A child without a removal has the parent's opponent set as its mover set,
+/// so the children of consecutive positions fall in one row of the child sector (one orbit of
+/// its mover set, tens of kilobytes) and those with a removal in a handful of rows: the reads
+/// hit the cache instead of memory. The price is one scattered write per position, against
+/// the ten to twenty reads of its children.
+fn init_grouped(u: &Unit, progress: &dyn Progress) {
+    let part = &u.parts[0];
+    let s = part.index.sector();
+    let flipped = SectorIndex::new(
+        u.db.orbits().clone(),
+        Sector {
+            mover: s.opponent,
+            opponent: s.mover,
+            mover_hand: s.opponent_hand,
+            opponent_hand: s.mover_hand,
+        },
+    );
+    let n = flipped.size();
+    progress.phase("reading children", n);
+    let chunks: Vec<u64> = (0..n).step_by(CHUNK).collect();
+    chunks
+        .par_iter()
+        .for_each_init(Scratch::default, |scratch, &a| {
+            let b = (a + CHUNK as u64).min(n);
+            flipped.for_each_slot(a, b, |_, pos| {
+                if let Some(q) = pos {
+                    // Each class of positions is one used slot of the flipped sector, so each
+                    // of the unit's used slots is initialised exactly once.
+                    let parent = q.flipped();
+                    let slot = part.index.index(&parent) as usize;
+                    u.init(0, slot, Some(parent), scratch);
+                }
+            });
+            progress.advance(b - a);
+        });
+}
+
 /// Solves one work unit (its dependencies must be solved in `db`) and writes its sector files.
 ///
 /// # Errors
@@ -399,15 +439,19 @@ pub fn solve_unit(
     let total: u64 = u.parts.iter().map(|p| p.state.len() as u64).sum();
 
     progress.phase("reading children", total);
-    work.par_iter()
-        .for_each_init(Scratch::default, |scratch, &(k, a, b)| {
-            u.parts[k]
-                .index
-                .for_each_slot(a as u64, b as u64, |slot, pos| {
-                    u.init(k, slot as usize, pos, scratch)
-                });
-            progress.advance((b - a) as u64);
-        });
+    if !unit.cyclic && u.parts.len() == 1 {
+        init_grouped(&u, progress);
+    } else {
+        work.par_iter()
+            .for_each_init(Scratch::default, |scratch, &(k, a, b)| {
+                u.parts[k]
+                    .index
+                    .for_each_slot(a as u64, b as u64, |slot, pos| {
+                        u.init(k, slot as usize, pos, scratch)
+                    });
+                progress.advance((b - a) as u64);
+            });
+    }
     u.take_error()?;
     times.slots = total;
     times.init = clock.elapsed();
