@@ -10,13 +10,13 @@ mod naive;
 use std::collections::BTreeSet;
 
 use common::{
-    board_full, custom_variant, full_board_draw, label, random_rules_position, switch_combinations,
-    variant_with, Rng, VARIANTS,
+    board_full, custom_variant, label, random_rules_position, switch_combinations, variant_with,
+    Rng, VARIANTS,
 };
-use morris::movegen::{for_each_unmove, generate, has_move, play};
+use morris::movegen::{for_each_unmove, generate, has_move, play, value_without_moves};
 use morris::perft::perft;
 use morris::variant::{Phases, RuleOverrides};
-use morris::{Color, Move, PointSet, Position, Variant};
+use morris::{Color, Move, PointSet, Position, Value, Variant};
 use naive::{NaiveGame, Options, Terminal};
 use rayon::prelude::*;
 
@@ -129,16 +129,18 @@ fn compare_position(set: &RuleSet, pos: &Position, turn: Color) -> Option<String
     }
     // Finished positions: a full board is a draw under `full_board = draw`, else no move is a loss.
     let naive_terminal = set.naive.terminal(&text);
-    let expected_terminal = if full_board_draw(v, pos) {
-        Some(Terminal::Draw)
-    } else if expected.is_empty() {
-        Some(Terminal::Loss)
-    } else {
+    let engine_terminal = if !expected.is_empty() {
         None
+    } else {
+        match value_without_moves(v, pos) {
+            Value::Draw => Some(Terminal::Draw),
+            Value::Loss(0) => Some(Terminal::Loss),
+            other => return Some(format!("{}: no move, engine value {other:?}", at())),
+        }
     };
-    if naive_terminal != expected_terminal {
+    if naive_terminal != engine_terminal {
         return Some(format!(
-            "{}: naive terminal {naive_terminal:?}, expected {expected_terminal:?}",
+            "{}: naive terminal {naive_terminal:?}, engine {engine_terminal:?}",
             at()
         ));
     }

@@ -22,9 +22,10 @@
 //! moving phase, and every unit under lasker phases) is cyclic: it is solved by a retrograde
 //! analysis whose predecessor lists are built explicitly from forward moves (a CSR of
 //! reversed edges inside the unit), with a counter of unresolved children per position, and
-//! the children in units below entering as events at the level of their depth; levels are
-//! processed in order so that wins come out shortest and losses longest. Whatever is
-//! unresolved at the end is a draw.
+//! the children in units below entering as events at the level of their depth (a loss below
+//! at depth d: a win at d + 1 unless a shorter one comes first; the wins below: counted off
+//! at the level after the deepest); levels are processed in order so that wins come out
+//! shortest and losses longest. Whatever is unresolved at the end is a draw.
 //!
 //! Byte encoding of a value: a depth `d <= 253` (odd: Win, even: Loss), 255 a draw,
 //! 254 outside the domain.
@@ -158,6 +159,41 @@ enum Event {
     Wins(u32, u16),
 }
 
+/// What the children of a position below its unit (solved already) say together.
+#[derive(Default)]
+struct Below {
+    min_loss: Option<u32>,
+    max_win: Option<u32>,
+    wins: u16,
+    draw: bool,
+}
+
+impl Below {
+    fn add(&mut self, b: u8) {
+        match b {
+            OUTSIDE => panic!("brute force: a child lies outside the domain"),
+            DRAW => self.draw = true,
+            d if d.is_multiple_of(2) => {
+                self.min_loss = Some(self.min_loss.map_or(d as u32, |l| l.min(d as u32)))
+            }
+            d => {
+                self.max_win = Some(self.max_win.map_or(d as u32, |w| w.max(d as u32)));
+                self.wins += 1;
+            }
+        }
+    }
+
+    /// The value when these are all the children.
+    fn value(&self) -> u8 {
+        match (self.min_loss, self.draw, self.max_win) {
+            (Some(l), _, _) => encode_depth(l + 1),
+            (None, true, _) => DRAW,
+            (None, false, Some(w)) => encode_depth(w + 1),
+            (None, false, None) => 0,
+        }
+    }
+}
+
 #[allow(dead_code)]
 impl BruteForce {
     /// Solves every position of the domain.
@@ -185,6 +221,8 @@ impl BruteForce {
         };
         let verbose = std::env::var_os("BRUTE_VERBOSE").is_some();
         let t = std::time::Instant::now();
+        // The numbering of a cyclic unit's positions (see solve_cyclic), allocated once.
+        let mut scratch: Option<Vec<u32>> = None;
         for sum in 0..=2 * pieces {
             for m in sum.div_ceil(2)..=sum.min(pieces) {
                 let o = sum - m;
@@ -201,7 +239,7 @@ impl BruteForce {
                 }
                 let cyclic = unit.iter().any(|&(a, _)| bf.may_move(a));
                 let solved = if cyclic {
-                    bf.solve_cyclic(&unit, size)
+                    bf.solve_cyclic(&unit, size, &mut scratch)
                 } else {
                     unit.iter().map(|&h| bf.solve_forward(h, size)).collect()
                 };
@@ -407,114 +445,144 @@ impl BruteForce {
     }
 
     /// A cyclic unit (one or two layers), by retrograde analysis over explicit reverse edges.
-    /// Positions are numbered `slot * size + code`, `slot` the layer's place in `unit`.
-    fn solve_cyclic(&self, unit: &[(u32, u32)], size: usize) -> Vec<Vec<u8>> {
+    ///
+    /// Every position of the unit has a number, the index of its value, counter and
+    /// predecessor list. Where the unit fills a good part of its layers, the number is
+    /// `slot * size + code` (`slot` the layer's place in `unit`), as dense as the layers.
+    /// Elsewhere it is the position's place in enumeration order, and `map`, a scratch array
+    /// over every `slot * size + code`, takes a position to its number: it is written for
+    /// every position of the unit before it is read, so it is never cleared between units.
+    fn solve_cyclic(
+        &self,
+        unit: &[(u32, u32)],
+        size: usize,
+        map: &mut Option<Vec<u32>>,
+    ) -> Vec<Vec<u8>> {
         let verbose = std::env::var_os("BRUTE_VERBOSE").is_some();
         let t0 = std::time::Instant::now();
-        let total_size = unit.len() * size;
-        let values = atomic_bytes(total_size, OUTSIDE);
-        // Unresolved children per position; `off` first counts in-edges, then holds offsets.
-        let counters: Vec<AtomicU16> = (0..total_size).map(|_| AtomicU16::new(0)).collect();
-        let off: Vec<AtomicU32> = (0..=total_size).map(|_| AtomicU32::new(0)).collect();
-        let slot_of = |c: &Position| {
-            unit.iter()
-                .position(|&h| h == (c.mover_hand as u32, c.opponent_hand as u32))
+        // Every position of the unit: (slot, mover board, opponent board).
+        let mut list: Vec<(u8, u32, u32)> = Vec::new();
+        for (s, &(m, o)) in unit.iter().enumerate() {
+            for mv in self.layer_movers(m) {
+                self.for_each_opponent(o, mv, |op| list.push((s as u8, mv, op)));
+            }
+        }
+        assert!(list.len() < u32::MAX as usize);
+        let dense = list.len() * 8 >= unit.len() * size;
+        let map: &[u32] = if dense {
+            &[]
+        } else {
+            let map = map.get_or_insert_with(|| vec![0u32; 2 * size]);
+            for (j, &(s, mv, op)) in list.iter().enumerate() {
+                map[s as usize * size + self.code(mv, op)] = j as u32;
+            }
+            map
         };
-        // Every (slot, mover board) of the unit, for the parallel passes.
-        let rows: Vec<(usize, u32)> = unit
-            .iter()
-            .enumerate()
-            .flat_map(|(s, &(m, _))| self.layer_movers(m).into_iter().map(move |mv| (s, mv)))
-            .collect();
+        // The number of the position at (slot, code).
+        let number = |s: usize, code: usize| -> usize {
+            if dense {
+                s * size + code
+            } else {
+                map[s * size + code] as usize
+            }
+        };
+        let n = if dense { unit.len() * size } else { list.len() };
+        let values = atomic_bytes(n, OUTSIDE);
+        // Unresolved children per position; `off` first counts in-edges, then holds offsets.
+        let counters: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(0)).collect();
+        let off: Vec<AtomicU32> = (0..=n).map(|_| AtomicU32::new(0)).collect();
+        // The number of a child inside the unit, if it is inside.
+        let inside = |c: &Position| -> Option<usize> {
+            if c.mover_pieces() < 3 {
+                return None; // lost: a Loss at 0, outside the domain
+            }
+            let hands = (c.mover_hand as u32, c.opponent_hand as u32);
+            let s = unit.iter().position(|&h| h == hands)?;
+            Some(number(s, self.code(c.mover.0, c.opponent.0)))
+        };
 
-        // Pass 1: terminals, values of positions without a child in the unit, counters, events
-        // from the children below the unit, in-degrees.
-        let events: Vec<(u32, Event)> = rows
+        // Pass 1: terminals, values of positions that need no child in the unit (none there, or
+        // a child below already lost at 0: a win at 1, the shortest there is), counters,
+        // events from the children below the unit, in-degrees.
+        let events: Vec<(u32, Event)> = list
             .par_iter()
-            .fold(Vec::new, |mut ev, &(s, mv)| {
-                let hands = unit[s];
-                self.for_each_opponent(hands.1, mv, |op| {
-                    let pos = Self::position(mv, op, hands);
-                    let u = s * size + self.code(mv, op);
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut ev, mut kids), &(s, mv, op)| {
+                    let i = number(s as usize, self.code(mv, op));
+                    let pos = Self::position(mv, op, unit[s as usize]);
                     if self.is_full_board_draw(&pos) {
-                        values[u].store(DRAW, Relaxed);
-                        return;
+                        values[i].store(DRAW, Relaxed);
+                        return (ev, kids);
                     }
                     let moves = generate(&self.variant, &pos);
-                    let mut inside = 0u32;
-                    let mut below: Vec<u8> = Vec::new();
+                    let mut below = Below::default();
+                    kids.clear();
                     for &m in &moves {
                         let c = play(&pos, m);
-                        match slot_of(&c).filter(|_| c.mover_pieces() >= 3) {
-                            Some(cs) => {
-                                inside += 1;
-                                off[cs * size + self.code(c.mover.0, c.opponent.0)]
-                                    .fetch_add(1, Relaxed);
-                            }
-                            None => below.push(self.solved_byte(&c)),
+                        match inside(&c) {
+                            Some(ci) => kids.push(ci),
+                            None => below.add(self.solved_byte(&c)),
                         }
                     }
-                    if inside == 0 {
-                        let b = combine(below.into_iter());
-                        values[u].store(b, Relaxed);
+                    if kids.is_empty() || below.min_loss == Some(0) {
+                        let b = below.value();
+                        values[i].store(b, Relaxed);
                         if b != DRAW {
-                            ev.push((u as u32, Event::Resolved(b as u32)));
+                            ev.push((i as u32, Event::Resolved(b as u32)));
                         }
-                        return;
+                        return (ev, kids);
                     }
-                    values[u].store(DRAW, Relaxed);
+                    for &ci in &kids {
+                        off[ci].fetch_add(1, Relaxed);
+                    }
+                    values[i].store(DRAW, Relaxed);
                     let k = u16::try_from(moves.len()).expect("brute force: too many moves");
-                    counters[u].store(k, Relaxed);
-                    let losses = below.iter().filter(|&&b| b != DRAW && b % 2 == 0);
-                    if let Some(&l) = losses.min() {
-                        ev.push((u as u32, Event::Win(l as u32 + 1)));
+                    counters[i].store(k, Relaxed);
+                    if let Some(l) = below.min_loss {
+                        ev.push((i as u32, Event::Win(l + 1)));
                     }
-                    let wins: Vec<u8> = below
-                        .iter()
-                        .copied()
-                        .filter(|&b| b != DRAW && b % 2 == 1)
-                        .collect();
-                    if let Some(&w) = wins.iter().max() {
-                        ev.push((u as u32, Event::Wins(w as u32 + 1, wins.len() as u16)));
+                    if let Some(w) = below.max_win {
+                        ev.push((i as u32, Event::Wins(w + 1, below.wins)));
                     }
-                });
-                ev
-            })
+                    (ev, kids)
+                },
+            )
+            .map(|(ev, _)| ev)
             .reduce(Vec::new, |mut a, mut b| {
                 a.append(&mut b);
                 a
             });
         if verbose {
-            eprintln!("brute: pass 1 at {:.2?}", t0.elapsed());
+            eprintln!(
+                "brute: {} positions, pass 1 at {:.2?}",
+                list.len(),
+                t0.elapsed()
+            );
         }
 
         // Inclusive prefix sums: off[c] = end of c's list.
         let mut total = 0u64;
-        for a in off.iter().take(total_size) {
+        for a in off.iter().take(n) {
             total += a.load(Relaxed) as u64;
             assert!(total < u32::MAX as u64, "brute force: too many edges");
             a.store(total as u32, Relaxed);
         }
-        off[total_size].store(total as u32, Relaxed);
+        off[n].store(total as u32, Relaxed);
         // Pass 2: fill, moving each end back to the start: list of c = off[c]..off[c + 1].
         let edges: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
-        rows.par_iter().for_each(|&(s, mv)| {
-            let hands = unit[s];
-            self.for_each_opponent(hands.1, mv, |op| {
-                let u = s * size + self.code(mv, op);
-                if counters[u].load(Relaxed) == 0 {
-                    return; // resolved in pass 1, or a terminal: no child in the unit
+        list.par_iter().for_each(|&(s, mv, op)| {
+            let i = number(s as usize, self.code(mv, op));
+            if counters[i].load(Relaxed) == 0 {
+                return; // resolved in pass 1, or a terminal: no child in the unit
+            }
+            let pos = Self::position(mv, op, unit[s as usize]);
+            for &m in &generate(&self.variant, &pos) {
+                if let Some(ci) = inside(&play(&pos, m)) {
+                    let slot = off[ci].fetch_sub(1, Relaxed) - 1;
+                    edges[slot as usize].store(i as u32, Relaxed);
                 }
-                let pos = Self::position(mv, op, hands);
-                for &m in &generate(&self.variant, &pos) {
-                    let c = play(&pos, m);
-                    if let Some(cs) = slot_of(&c).filter(|_| c.mover_pieces() >= 3) {
-                        let cu = cs * size + self.code(c.mover.0, c.opponent.0);
-                        let slot = off[cu].fetch_sub(1, Relaxed) - 1;
-                        edges[slot as usize].store(u as u32, Relaxed);
-                    }
-                }
-            });
+            }
         });
         if verbose {
             eprintln!(
@@ -525,43 +593,37 @@ impl BruteForce {
         }
 
         // Events by level.
-        let last = events
-            .iter()
-            .map(|&(_, e)| match e {
-                Event::Resolved(d) | Event::Win(d) | Event::Wins(d, _) => d,
-            })
-            .max()
-            .unwrap_or(0);
+        let level = |e: Event| match e {
+            Event::Resolved(d) | Event::Win(d) | Event::Wins(d, _) => d,
+        };
+        let last = events.iter().map(|&(_, e)| level(e)).max().unwrap_or(0);
         let mut by_level: Vec<Vec<(u32, Event)>> = vec![Vec::new(); last as usize + 1];
-        for (u, e) in events {
-            let d = match e {
-                Event::Resolved(d) | Event::Win(d) | Event::Wins(d, _) => d,
-            };
-            by_level[d as usize].push((u, e));
+        for (i, e) in events {
+            by_level[level(e) as usize].push((i, e));
         }
 
         // Level-by-level propagation: `frontier` holds the positions resolved at depth d.
         let mut frontier: Vec<u32> = Vec::new();
         let mut d = 0u32;
         while !frontier.is_empty() || d <= last {
-            for &(u, e) in by_level.get(d as usize).map_or(&[][..], |v| &v[..]) {
-                let u_ = u as usize;
+            for &(i, e) in by_level.get(d as usize).map_or(&[][..], |v| &v[..]) {
+                let iu = i as usize;
                 match e {
-                    Event::Resolved(_) => frontier.push(u),
+                    Event::Resolved(_) => frontier.push(i),
                     Event::Win(_) => {
-                        if values[u_]
+                        if values[iu]
                             .compare_exchange(DRAW, encode_depth(d), Relaxed, Relaxed)
                             .is_ok()
                         {
-                            frontier.push(u);
+                            frontier.push(i);
                         }
                     }
                     Event::Wins(_, k) => {
-                        if values[u_].load(Relaxed) == DRAW
-                            && counters[u_].fetch_sub(k, Relaxed) == k
+                        if values[iu].load(Relaxed) == DRAW
+                            && counters[iu].fetch_sub(k, Relaxed) == k
                         {
-                            values[u_].store(encode_depth(d), Relaxed);
-                            frontier.push(u);
+                            values[iu].store(encode_depth(d), Relaxed);
+                            frontier.push(i);
                         }
                     }
                 }
@@ -600,15 +662,21 @@ impl BruteForce {
         if verbose {
             eprintln!("brute: {d} levels at {:.2?}", t0.elapsed());
         }
-        drop(edges);
-        drop(off);
-        drop(counters);
-        let mut bytes = into_bytes(values);
-        let mut out = Vec::with_capacity(unit.len());
-        for s in (0..unit.len()).rev() {
-            out.push(bytes.split_off(s * size));
+        // Into one dense layer per slot.
+        if dense {
+            let mut bytes = into_bytes(values);
+            let mut out = Vec::with_capacity(unit.len());
+            for s in (0..unit.len()).rev() {
+                out.push(bytes.split_off(s * size));
+            }
+            out.reverse();
+            out
+        } else {
+            let mut out = vec![vec![OUTSIDE; size]; unit.len()];
+            for (&(s, mv, op), b) in list.iter().zip(values) {
+                out[s as usize][self.code(mv, op)] = b.into_inner();
+            }
+            out
         }
-        out.reverse();
-        out
     }
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use morris::movegen::{generate, play};
-use morris::variant::{FullBoard, NoMove, Phases, RuleOverrides};
+use morris::variant::{NoMove, Phases, RuleOverrides};
 use morris::{Color, Flying, PointSet, Position, Removal, Rules, Variant};
 
 /// The variants of the seed games plus the family beyond them.
@@ -294,10 +294,4 @@ pub fn random_rules_position(v: &Variant, rng: &mut Rng) -> (Position, Color) {
 /// Whether every point of the board is occupied.
 pub fn board_full(v: &Variant, pos: &Position) -> bool {
     (pos.mover | pos.opponent) == v.board().all()
-}
-
-/// Whether `pos` is a finished draw: a full board under `full_board = draw` (a side below
-/// three pieces has lost first).
-pub fn full_board_draw(v: &Variant, pos: &Position) -> bool {
-    v.rules().full_board == FullBoard::Draw && pos.mover_pieces() >= 3 && board_full(v, pos)
 }
