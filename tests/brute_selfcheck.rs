@@ -1,11 +1,13 @@
 //! Self-checks of the independent brute-force solver used to test the real one.
 
 mod brute;
+mod common;
 
 use std::collections::HashMap;
 use std::time::Instant;
 
 use brute::{BruteForce, Outcome};
+use common::custom_variant;
 use morris::movegen::{for_each_move, generate, play};
 use morris::{Color, PointSet, Position, Variant};
 use rayon::prelude::*;
@@ -20,6 +22,10 @@ fn pos(v: &Variant, text: &str) -> Position {
 
 /// The value the definition gives `p` from its children's stored values.
 fn one_ply(bf: &BruteForce, v: &Variant, p: &Position) -> Outcome {
+    if bf.is_full_board_draw(p) {
+        assert!(generate(v, p).is_empty(), "a full board has no move");
+        return Outcome::Draw;
+    }
     let mut min_loss: Option<u32> = None;
     let mut max_win: Option<u32> = None;
     let mut draw = false;
@@ -222,7 +228,7 @@ fn check_value_iteration(v: &Variant, bf: &BruteForce) {
     loop {
         let mut found = Vec::new();
         for p in &domain {
-            if known.contains_key(p) {
+            if known.contains_key(p) || bf.is_full_board_draw(p) {
                 continue;
             }
             let mut loss_child = false;
@@ -265,5 +271,85 @@ fn three_domain_and_value_iteration() {
         let bf = BruteForce::solve(&v);
         check_domain_membership(&v, &bf);
         check_value_iteration(&v, &bf);
+    }
+}
+
+const THREE_LINES: &[&str] = &[
+    "a3-b3-c3", "a2-b2-c2", "a1-b1-c1", "a3-a2-a1", "b3-b2-b1", "c3-c2-c1",
+];
+
+/// Lasker phases (cyclic units of two hand pairs each) and full boards: the brute force's
+/// domain is exactly the positions that pass `check` with three pieces a side, every value
+/// follows from its children, and value iteration by depth gives the same values.
+#[test]
+fn three_board_lasker_and_full_board_self_check() {
+    for (pieces, sw) in [
+        (4, ["three", "standard", "lasker", "loss"]),
+        (4, ["always", "strict", "lasker", "loss"]),
+        (5, ["never", "lenient", "lasker", "draw"]),
+        (5, ["three", "standard", "separate", "draw"]),
+        (5, ["never", "standard", "separate", "loss"]),
+    ] {
+        let v = custom_variant("three-board", THREE_LINES, pieces, sw);
+        let t = Instant::now();
+        let bf = BruteForce::solve(&v);
+        let s = bf.stats();
+        println!(
+            "{} pieces {sw:?}: solved in {:.2?}; start {:?}; {} positions: {} wins, {} losses, {} draws",
+            pieces,
+            t.elapsed(),
+            bf.value(&Position::start(&v)),
+            bf.len(),
+            s.wins,
+            s.losses,
+            s.draws
+        );
+        check_consistency(&v, &bf);
+        check_domain_membership(&v, &bf);
+        if pieces == 4 {
+            check_value_iteration(&v, &bf);
+        }
+    }
+}
+
+/// Hand-picked full boards on three's board with five pieces a side: a draw under
+/// `full_board = draw`, a loss at 0 under `full_board = loss`; and a placement that fills the
+/// board without a mill is worth that draw.
+#[test]
+fn hand_picked_full_boards() {
+    for phases in ["separate", "lasker"] {
+        let draw = custom_variant(
+            "three5",
+            THREE_LINES,
+            5,
+            ["never", "standard", phases, "draw"],
+        );
+        let loss = custom_variant(
+            "three5",
+            THREE_LINES,
+            5,
+            ["never", "standard", phases, "loss"],
+        );
+        let (bd, bl) = (BruteForce::solve(&draw), BruteForce::solve(&loss));
+        // White has five on the board, Black four and one in hand, Black to move: no mill.
+        let full = "WBW/BWB/WBW b 0 1";
+        assert_eq!(bd.value(&pos(&draw, full)), Some(Outcome::Draw), "{phases}");
+        assert_eq!(
+            bl.value(&pos(&loss, full)),
+            Some(Outcome::Loss(0)),
+            "{phases}"
+        );
+        // White to place the last free point, c1, with no mill of its own there: the board is
+        // full after it, Black to move. Black's pieces a2 c2 b3 b1 are no mill either.
+        let before = "WBW/BWB/WB. w 1 1";
+        let p = pos(&draw, before);
+        let moves = generate(&draw, &p);
+        assert_eq!(moves.len(), 1, "{phases}: {moves:?}");
+        assert_eq!(bd.value(&p), Some(Outcome::Draw), "{phases}");
+        assert_eq!(
+            bl.value(&pos(&loss, before)),
+            Some(Outcome::Win(1)),
+            "{phases}"
+        );
     }
 }

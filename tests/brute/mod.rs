@@ -3,16 +3,29 @@
 //! It shares nothing with the solver but the rules engine (forward moves only): no symmetry
 //! reduction, no combinatorial ranking, no un-moves. A board is a base-3 number
 //! (`t[mover] + 2 * t[opponent]`, with `t[mask]` the mask's bits read in base 3), and every
-//! hand pair is a layer, a dense byte array over all base-3 codes of the board.
+//! hand pair `(m, o)` (mover's hand, opponent's hand) of the domain is a layer, a dense byte
+//! array over all base-3 codes of the board.
 //!
-//! The hands `(m, o)` of the domain alternate (`m == o` or `m == o + 1`), so the layer of a
-//! position is `m + o` and its hands follow from that: `m = (h + 1) / 2`, `o = h / 2`.
-//! A move of layer `h > 0` (a placement) leads to layer `h - 1`, so those layers are acyclic
-//! and each is solved by one forward pass once the layer below it is known. Layer 0 (both
-//! hands empty, the moving phase) is cyclic: it is solved by a retrograde analysis whose
-//! predecessor lists are built explicitly from forward moves (a CSR of reversed edges), with
-//! a counter of unresolved edges per position, processed level by level so that wins come
-//! out shortest and losses longest. Whatever is unresolved at the end is a draw.
+//! The domain: both sides with at least three pieces (board + hand) and at most their pieces,
+//! and hands that alternate (`m == o` or `m == o + 1`) under separate phases, or any hands
+//! under lasker phases. The rules the brute force knows itself are the domain and the
+//! terminals: a side below three pieces has lost, a full board is a terminal draw under
+//! `full_board = draw`, a side without moves has lost. Moves come from the engine's forward
+//! generator.
+//!
+//! Layers form units: a move keeps both hands and passes the turn, so it leads from layer
+//! `(m, o)` to layer `(o, m)`; a placement lowers the mover's hand, from `(m, o)` to
+//! `(o, m - 1)`. A unit is the pair `{(m, o), (o, m)}` (those of its layers in the domain);
+//! placements lead to a unit of a smaller hand sum, so the units are solved by hand sum, the
+//! smallest first. A unit where nobody can move (separate phases with a hand: placements
+//! only) is solved by one forward pass over the solved units below. Any other unit (the
+//! moving phase, and every unit under lasker phases) is cyclic: it is solved by a retrograde
+//! analysis whose predecessor lists are built explicitly from forward moves (a CSR of
+//! reversed edges inside the unit), with a counter of unresolved children per position, and
+//! the children in units below entering as events at the level of their depth (a loss below
+//! at depth d: a win at d + 1 unless a shorter one comes first; the wins below: counted off
+//! at the level after the deepest); levels are processed in order so that wins come out
+//! shortest and losses longest. Whatever is unresolved at the end is a draw.
 //!
 //! Byte encoding of a value: a depth `d <= 253` (odd: Win, even: Loss), 255 a draw,
 //! 254 outside the domain.
@@ -20,12 +33,13 @@
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
 
 use morris::movegen::{generate, play};
+use morris::variant::{FullBoard, Phases};
 use morris::{PointSet, Position, Variant};
 use rayon::prelude::*;
 
 /// Byte of a position outside the domain.
 const OUTSIDE: u8 = 254;
-/// Byte of a draw (and, while solving layer 0, of a position not yet resolved).
+/// Byte of a draw (and, while solving a cyclic unit, of a position not yet resolved).
 const DRAW: u8 = 255;
 /// The largest depth a byte holds.
 const MAX_DEPTH: u32 = 253;
@@ -67,9 +81,14 @@ pub struct BruteForce {
     pieces: u32,
     /// Every point of the board.
     all: u32,
+    /// Lasker phases: any hands, and a side with pieces in hand may move.
+    lasker: bool,
+    /// A full board is a terminal draw.
+    full_draw: bool,
     /// `tern[mask]`: the mask's bits read as base-3 digits.
     tern: Vec<u32>,
-    /// One dense array per layer `m + o`, indexed by base-3 code.
+    /// `layers[m * (pieces + 1) + o]`: the dense array of hand pair `(m, o)`, indexed by
+    /// base-3 code; empty when the pair is outside the domain.
     layers: Vec<Vec<u8>>,
     /// Positions in the domain.
     len: u64,
@@ -92,12 +111,6 @@ fn encode_depth(d: u32) -> u8 {
         "brute force: depth {d} does not fit the byte encoding (max {MAX_DEPTH})"
     );
     d as u8
-}
-
-/// The hands `(mover, opponent)` of layer `h`.
-#[inline]
-fn hands(h: usize) -> (u8, u8) {
-    (h.div_ceil(2) as u8, (h / 2) as u8)
 }
 
 fn atomic_bytes(n: usize, v: u8) -> Vec<AtomicU8> {
@@ -135,78 +148,151 @@ fn combine(children: impl Iterator<Item = u8>) -> u8 {
     }
 }
 
+/// What pass 1 of a cyclic unit learns about a position, to be applied at a level.
+#[derive(Clone, Copy)]
+enum Event {
+    /// Resolved in pass 1 (no child inside the unit) at this depth.
+    Resolved(u32),
+    /// A child below the unit is a loss: a win at this depth unless a shorter one comes first.
+    Win(u32),
+    /// This many children below the unit are wins, the deepest one ply above this level.
+    Wins(u32, u16),
+}
+
+/// What the children of a position below its unit (solved already) say together.
+#[derive(Default)]
+struct Below {
+    min_loss: Option<u32>,
+    max_win: Option<u32>,
+    wins: u16,
+    draw: bool,
+}
+
+impl Below {
+    fn add(&mut self, b: u8) {
+        match b {
+            OUTSIDE => panic!("brute force: a child lies outside the domain"),
+            DRAW => self.draw = true,
+            d if d.is_multiple_of(2) => {
+                self.min_loss = Some(self.min_loss.map_or(d as u32, |l| l.min(d as u32)))
+            }
+            d => {
+                self.max_win = Some(self.max_win.map_or(d as u32, |w| w.max(d as u32)));
+                self.wins += 1;
+            }
+        }
+    }
+
+    /// The value when these are all the children.
+    fn value(&self) -> u8 {
+        match (self.min_loss, self.draw, self.max_win) {
+            (Some(l), _, _) => encode_depth(l + 1),
+            (None, true, _) => DRAW,
+            (None, false, Some(w)) => encode_depth(w + 1),
+            (None, false, None) => 0,
+        }
+    }
+}
+
 #[allow(dead_code)]
 impl BruteForce {
     /// Solves every position of the domain.
-    pub fn solve(variant: &morris::Variant) -> BruteForce {
+    pub fn solve(variant: &Variant) -> BruteForce {
         let n = variant.board().len();
-        assert!(n <= 20, "brute force: boards of up to 20 points only");
+        assert!(n <= 19, "brute force: boards of up to 19 points only");
         let size = 3usize.pow(n as u32);
-        assert!(size < u32::MAX as usize);
+        assert!(2 * size < u32::MAX as usize);
         let mut tern = vec![0u32; 1 << n];
         for mask in 1..(1usize << n) {
             let low = mask.trailing_zeros();
             tern[mask] = tern[mask & (mask - 1)] + 3u32.pow(low);
         }
+        let pieces = variant.pieces() as u32;
+        let rules = variant.rules();
         let mut bf = BruteForce {
             variant: variant.clone(),
-            pieces: variant.pieces() as u32,
+            pieces,
             all: variant.board().all().0,
+            lasker: rules.phases == Phases::Lasker,
+            full_draw: rules.full_board == FullBoard::Draw,
             tern,
-            layers: Vec::new(),
+            layers: vec![Vec::new(); ((pieces + 1) * (pieces + 1)) as usize],
             len: 0,
         };
         let verbose = std::env::var_os("BRUTE_VERBOSE").is_some();
         let t = std::time::Instant::now();
-        let layer0 = bf.solve_moving(size);
-        bf.layers.push(layer0);
-        if verbose {
-            eprintln!("brute {}: layer 0 at {:.2?}", variant.name(), t.elapsed());
-        }
-        for h in 1..=2 * bf.pieces as usize {
-            let layer = bf.solve_placing(h, size);
-            bf.layers.push(layer);
-            if verbose {
-                eprintln!("brute {}: layer {h} at {:.2?}", variant.name(), t.elapsed());
+        // The numbering of a cyclic unit's positions (see solve_cyclic), allocated once.
+        let mut scratch: Option<Vec<u32>> = None;
+        for sum in 0..=2 * pieces {
+            for m in sum.div_ceil(2)..=sum.min(pieces) {
+                let o = sum - m;
+                if o > pieces {
+                    continue;
+                }
+                let mut unit = vec![(m, o)];
+                if m != o {
+                    unit.push((o, m));
+                }
+                unit.retain(|&(a, b)| bf.hands_in_domain(a, b));
+                if unit.is_empty() {
+                    continue;
+                }
+                let cyclic = unit.iter().any(|&(a, _)| bf.may_move(a));
+                let solved = if cyclic {
+                    bf.solve_cyclic(&unit, size, &mut scratch)
+                } else {
+                    unit.iter().map(|&h| bf.solve_forward(h, size)).collect()
+                };
+                for (&(a, b), layer) in unit.iter().zip(solved) {
+                    let i = bf.layer_index(a, b);
+                    bf.layers[i] = layer;
+                }
+                if verbose {
+                    eprintln!(
+                        "brute {}: unit {unit:?} ({}) at {:.2?}",
+                        variant.name(),
+                        if cyclic { "cyclic" } else { "forward" },
+                        t.elapsed()
+                    );
+                }
             }
         }
-        bf.len = (0..bf.layers.len())
-            .map(|h| {
-                bf.layer_movers(h)
-                    .par_iter()
-                    .map(|&mv| {
-                        let mut k = 0u64;
-                        bf.for_each_opponent(h, mv, |_| k += 1);
-                        k
-                    })
-                    .sum::<u64>()
-            })
-            .sum();
+        let mut len = 0u64;
+        for (m, o) in bf.domain_hands() {
+            len += bf
+                .layer_movers(m)
+                .par_iter()
+                .map(|&mv| {
+                    let mut k = 0u64;
+                    bf.for_each_opponent(o, mv, |_| k += 1);
+                    k
+                })
+                .sum::<u64>();
+        }
+        bf.len = len;
         bf
     }
 
     /// The value of a position; None when outside the domain.
-    pub fn value(&self, pos: &morris::Position) -> Option<Outcome> {
-        if pos.check(&self.variant).is_err() || pos.mover_pieces() < 3 || pos.opponent_pieces() < 3
-        {
+    pub fn value(&self, pos: &Position) -> Option<Outcome> {
+        if !self.in_domain(pos) {
             return None;
         }
-        let h = (pos.mover_hand + pos.opponent_hand) as usize;
-        decode(self.layers[h][self.code(pos.mover.0, pos.opponent.0)])
+        let layer = &self.layers[self.layer_index(pos.mover_hand as u32, pos.opponent_hand as u32)];
+        decode(layer[self.code(pos.mover.0, pos.opponent.0)])
     }
 
     /// Calls f for every position of the domain with its value (any order).
-    pub fn for_each(&self, mut f: impl FnMut(morris::Position, Outcome)) {
-        for h in 0..self.layers.len() {
-            let (m, o) = hands(h);
-            let layer = &self.layers[h];
-            for mv in self.layer_movers(h) {
-                self.for_each_opponent(h, mv, |op| {
+    pub fn for_each(&self, mut f: impl FnMut(Position, Outcome)) {
+        for (m, o) in self.domain_hands() {
+            let layer = &self.layers[self.layer_index(m, o)];
+            for mv in self.layer_movers(m) {
+                self.for_each_opponent(o, mv, |op| {
                     let pos = Position {
                         mover: PointSet(mv),
                         opponent: PointSet(op),
-                        mover_hand: m,
-                        opponent_hand: o,
+                        mover_hand: m as u8,
+                        opponent_hand: o as u8,
                     };
                     let v = decode(layer[self.code(mv, op)])
                         .expect("brute force: a domain position is stored as outside");
@@ -241,29 +327,65 @@ impl BruteForce {
         s
     }
 
+    /// Whether `pos` is in the domain: a legal arrangement with three to `pieces` pieces a
+    /// side (board + hand) and hands the phases allow.
+    pub fn in_domain(&self, pos: &Position) -> bool {
+        let (mv, op) = (pos.mover.0, pos.opponent.0);
+        let (m, o) = (pos.mover_hand as u32, pos.opponent_hand as u32);
+        let p = self.pieces;
+        mv & op == 0
+            && (mv | op) & !self.all == 0
+            && (3..=p).contains(&(mv.count_ones() + m))
+            && (3..=p).contains(&(op.count_ones() + o))
+            && self.hands_in_domain(m, o)
+    }
+
+    /// Whether a full board is a terminal draw here and `pos` has one.
+    pub fn is_full_board_draw(&self, pos: &Position) -> bool {
+        self.full_draw && (pos.mover.0 | pos.opponent.0) == self.all
+    }
+
+    /// Whether the hands `(mover, opponent)` occur in the domain.
+    fn hands_in_domain(&self, m: u32, o: u32) -> bool {
+        m <= self.pieces && o <= self.pieces && (self.lasker || m == o || m == o + 1)
+    }
+
+    /// Whether a mover with `hand` pieces in hand may move a piece on the board.
+    fn may_move(&self, hand: u32) -> bool {
+        hand == 0 || self.lasker
+    }
+
+    /// Every hand pair of the domain.
+    fn domain_hands(&self) -> Vec<(u32, u32)> {
+        let p = self.pieces;
+        (0..=p)
+            .flat_map(|m| (0..=p).map(move |o| (m, o)))
+            .filter(|&(m, o)| self.hands_in_domain(m, o))
+            .collect()
+    }
+
+    #[inline]
+    fn layer_index(&self, m: u32, o: u32) -> usize {
+        (m * (self.pieces + 1) + o) as usize
+    }
+
     #[inline]
     fn code(&self, mover: u32, opponent: u32) -> usize {
         (self.tern[mover as usize] + 2 * self.tern[opponent as usize]) as usize
     }
 
-    /// The mover's boards of layer `h`: at least three and at most `pieces` pieces with the hand.
-    fn layer_movers(&self, h: usize) -> Vec<u32> {
-        let (m, _) = hands(h);
-        let (p, m) = (self.pieces, m as u32);
+    /// The mover's boards with hand `m`: at least three and at most `pieces` pieces with it.
+    fn layer_movers(&self, m: u32) -> Vec<u32> {
+        let p = self.pieces;
         (0..=self.all)
             .filter(|&mv| mv & !self.all == 0)
-            .filter(|&mv| {
-                let a = mv.count_ones() + m;
-                (3..=p).contains(&a)
-            })
+            .filter(|&mv| (3..=p).contains(&(mv.count_ones() + m)))
             .collect()
     }
 
-    /// Calls `f` with every opponent board of layer `h` next to the mover's board `mv`.
+    /// Calls `f` with every opponent board with hand `o` next to the mover's board `mv`.
     #[inline]
-    fn for_each_opponent(&self, h: usize, mv: u32, mut f: impl FnMut(u32)) {
-        let (_, o) = hands(h);
-        let o = o as u32;
+    fn for_each_opponent(&self, o: u32, mv: u32, mut f: impl FnMut(u32)) {
         let comp = self.all & !mv;
         let mut s = 0u32;
         loop {
@@ -278,130 +400,237 @@ impl BruteForce {
         }
     }
 
-    /// The byte of a child position read from `layer` (the layer below, or layer 0 itself).
+    /// The byte of a child from a solved layer (a child below three pieces: a Loss at 0).
     #[inline]
-    fn child_byte(&self, layer: &[u8], child: &Position) -> u8 {
+    fn solved_byte(&self, child: &Position) -> u8 {
         if child.mover_pieces() < 3 {
-            0
-        } else {
-            layer[self.code(child.mover.0, child.opponent.0)]
+            return 0;
+        }
+        let layer =
+            &self.layers[self.layer_index(child.mover_hand as u32, child.opponent_hand as u32)];
+        assert!(
+            !layer.is_empty(),
+            "brute force: a child's layer {}/{} is not solved yet",
+            child.mover_hand,
+            child.opponent_hand
+        );
+        layer[self.code(child.mover.0, child.opponent.0)]
+    }
+
+    fn position(mv: u32, op: u32, (m, o): (u32, u32)) -> Position {
+        Position {
+            mover: PointSet(mv),
+            opponent: PointSet(op),
+            mover_hand: m as u8,
+            opponent_hand: o as u8,
         }
     }
 
-    /// A placement layer `h > 0`, by one forward pass over the solved layer `h - 1`.
-    fn solve_placing(&self, h: usize, size: usize) -> Vec<u8> {
-        let (m, o) = hands(h);
-        let below = &self.layers[h - 1];
+    /// A layer where nobody moves (placements only), by one forward pass over solved layers.
+    fn solve_forward(&self, hands: (u32, u32), size: usize) -> Vec<u8> {
         let out = atomic_bytes(size, OUTSIDE);
-        self.layer_movers(h).par_iter().for_each(|&mv| {
-            self.for_each_opponent(h, mv, |op| {
-                let pos = Position {
-                    mover: PointSet(mv),
-                    opponent: PointSet(op),
-                    mover_hand: m,
-                    opponent_hand: o,
+        self.layer_movers(hands.0).par_iter().for_each(|&mv| {
+            self.for_each_opponent(hands.1, mv, |op| {
+                let pos = Self::position(mv, op, hands);
+                let b = if self.is_full_board_draw(&pos) {
+                    DRAW
+                } else {
+                    let moves = generate(&self.variant, &pos);
+                    combine(moves.iter().map(|&m| self.solved_byte(&play(&pos, m))))
                 };
-                let moves = generate(&self.variant, &pos);
-                let b = combine(
-                    moves
-                        .iter()
-                        .map(|&mvv| self.child_byte(below, &play(&pos, mvv))),
-                );
                 out[self.code(mv, op)].store(b, Relaxed);
             });
         });
         into_bytes(out)
     }
 
-    /// Layer 0, the moving phase, by retrograde analysis over explicit reverse edges.
-    fn solve_moving(&self, size: usize) -> Vec<u8> {
+    /// A cyclic unit (one or two layers), by retrograde analysis over explicit reverse edges.
+    ///
+    /// Every position of the unit has a number, the index of its value, counter and
+    /// predecessor list. Where the unit fills a good part of its layers, the number is
+    /// `slot * size + code` (`slot` the layer's place in `unit`), as dense as the layers.
+    /// Elsewhere it is the position's place in enumeration order, and `map`, a scratch array
+    /// over every `slot * size + code`, takes a position to its number: it is written for
+    /// every position of the unit before it is read, so it is never cleared between units.
+    fn solve_cyclic(
+        &self,
+        unit: &[(u32, u32)],
+        size: usize,
+        map: &mut Option<Vec<u32>>,
+    ) -> Vec<Vec<u8>> {
+        let verbose = std::env::var_os("BRUTE_VERBOSE").is_some();
         let t0 = std::time::Instant::now();
-        let movers = self.layer_movers(0);
-        let pos_of = |mv: u32, op: u32| Position {
-            mover: PointSet(mv),
-            opponent: PointSet(op),
-            mover_hand: 0,
-            opponent_hand: 0,
-        };
-        let values = atomic_bytes(size, OUTSIDE);
-        // Unresolved edges per position; `off` first counts in-edges, then holds offsets.
-        let counters: Vec<AtomicU16> = (0..size).map(|_| AtomicU16::new(0)).collect();
-        let off: Vec<AtomicU32> = (0..=size).map(|_| AtomicU32::new(0)).collect();
-
-        // Pass 1: seeds (blocked: Loss 0; a move leaving the opponent two pieces: Win 1),
-        // edge counts, in-degrees.
-        movers.par_iter().for_each(|&mv| {
-            self.for_each_opponent(0, mv, |op| {
-                let pos = pos_of(mv, op);
-                let code = self.code(mv, op);
-                let moves = generate(&self.variant, &pos);
-                if moves.is_empty() {
-                    values[code].store(0, Relaxed);
-                    return;
-                }
-                if moves.iter().any(|&m| play(&pos, m).mover_pieces() < 3) {
-                    values[code].store(1, Relaxed);
-                    return;
-                }
-                values[code].store(DRAW, Relaxed);
-                let k = u16::try_from(moves.len()).expect("brute force: too many moves");
-                counters[code].store(k, Relaxed);
-                for &m in &moves {
-                    let c = play(&pos, m);
-                    off[self.code(c.mover.0, c.opponent.0)].fetch_add(1, Relaxed);
-                }
-            });
-        });
-
-        if std::env::var_os("BRUTE_VERBOSE").is_some() {
-            eprintln!("brute: pass 1 at {:.2?}", t0.elapsed());
+        // Every position of the unit: (slot, mover board, opponent board).
+        let mut list: Vec<(u8, u32, u32)> = Vec::new();
+        for (s, &(m, o)) in unit.iter().enumerate() {
+            for mv in self.layer_movers(m) {
+                self.for_each_opponent(o, mv, |op| list.push((s as u8, mv, op)));
+            }
         }
+        assert!(list.len() < u32::MAX as usize);
+        let dense = list.len() * 8 >= unit.len() * size;
+        let map: &[u32] = if dense {
+            &[]
+        } else {
+            let map = map.get_or_insert_with(|| vec![0u32; 2 * size]);
+            for (j, &(s, mv, op)) in list.iter().enumerate() {
+                map[s as usize * size + self.code(mv, op)] = j as u32;
+            }
+            map
+        };
+        // The number of the position at (slot, code).
+        let number = |s: usize, code: usize| -> usize {
+            if dense {
+                s * size + code
+            } else {
+                map[s * size + code] as usize
+            }
+        };
+        let n = if dense { unit.len() * size } else { list.len() };
+        let values = atomic_bytes(n, OUTSIDE);
+        // Unresolved children per position; `off` first counts in-edges, then holds offsets.
+        let counters: Vec<AtomicU16> = (0..n).map(|_| AtomicU16::new(0)).collect();
+        let off: Vec<AtomicU32> = (0..=n).map(|_| AtomicU32::new(0)).collect();
+        // The number of a child inside the unit, if it is inside.
+        let inside = |c: &Position| -> Option<usize> {
+            if c.mover_pieces() < 3 {
+                return None; // lost: a Loss at 0, outside the domain
+            }
+            let hands = (c.mover_hand as u32, c.opponent_hand as u32);
+            let s = unit.iter().position(|&h| h == hands)?;
+            Some(number(s, self.code(c.mover.0, c.opponent.0)))
+        };
+
+        // Pass 1: terminals, values of positions that need no child in the unit (none there, or
+        // a child below already lost at 0: a win at 1, the shortest there is), counters,
+        // events from the children below the unit, in-degrees.
+        let events: Vec<(u32, Event)> = list
+            .par_iter()
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut ev, mut kids), &(s, mv, op)| {
+                    let i = number(s as usize, self.code(mv, op));
+                    let pos = Self::position(mv, op, unit[s as usize]);
+                    if self.is_full_board_draw(&pos) {
+                        values[i].store(DRAW, Relaxed);
+                        return (ev, kids);
+                    }
+                    let moves = generate(&self.variant, &pos);
+                    let mut below = Below::default();
+                    kids.clear();
+                    for &m in &moves {
+                        let c = play(&pos, m);
+                        match inside(&c) {
+                            Some(ci) => kids.push(ci),
+                            None => below.add(self.solved_byte(&c)),
+                        }
+                    }
+                    if kids.is_empty() || below.min_loss == Some(0) {
+                        let b = below.value();
+                        values[i].store(b, Relaxed);
+                        if b != DRAW {
+                            ev.push((i as u32, Event::Resolved(b as u32)));
+                        }
+                        return (ev, kids);
+                    }
+                    for &ci in &kids {
+                        off[ci].fetch_add(1, Relaxed);
+                    }
+                    values[i].store(DRAW, Relaxed);
+                    let k = u16::try_from(moves.len()).expect("brute force: too many moves");
+                    counters[i].store(k, Relaxed);
+                    if let Some(l) = below.min_loss {
+                        ev.push((i as u32, Event::Win(l + 1)));
+                    }
+                    if let Some(w) = below.max_win {
+                        ev.push((i as u32, Event::Wins(w + 1, below.wins)));
+                    }
+                    (ev, kids)
+                },
+            )
+            .map(|(ev, _)| ev)
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
+        if verbose {
+            eprintln!(
+                "brute: {} positions, pass 1 at {:.2?}",
+                list.len(),
+                t0.elapsed()
+            );
+        }
+
         // Inclusive prefix sums: off[c] = end of c's list.
         let mut total = 0u64;
-        for a in off.iter().take(size) {
+        for a in off.iter().take(n) {
             total += a.load(Relaxed) as u64;
             assert!(total < u32::MAX as u64, "brute force: too many edges");
             a.store(total as u32, Relaxed);
         }
-        off[size].store(total as u32, Relaxed);
+        off[n].store(total as u32, Relaxed);
         // Pass 2: fill, moving each end back to the start: list of c = off[c]..off[c + 1].
         let edges: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
-        movers.par_iter().for_each(|&mv| {
-            self.for_each_opponent(0, mv, |op| {
-                let code = self.code(mv, op);
-                if values[code].load(Relaxed) != DRAW {
-                    return;
+        list.par_iter().for_each(|&(s, mv, op)| {
+            let i = number(s as usize, self.code(mv, op));
+            if counters[i].load(Relaxed) == 0 {
+                return; // resolved in pass 1, or a terminal: no child in the unit
+            }
+            let pos = Self::position(mv, op, unit[s as usize]);
+            for &m in &generate(&self.variant, &pos) {
+                if let Some(ci) = inside(&play(&pos, m)) {
+                    let slot = off[ci].fetch_sub(1, Relaxed) - 1;
+                    edges[slot as usize].store(i as u32, Relaxed);
                 }
-                let pos = pos_of(mv, op);
-                for &m in &generate(&self.variant, &pos) {
-                    let c = play(&pos, m);
-                    let slot = off[self.code(c.mover.0, c.opponent.0)].fetch_sub(1, Relaxed) - 1;
-                    edges[slot as usize].store(code as u32, Relaxed);
-                }
-            });
+            }
         });
+        if verbose {
+            eprintln!(
+                "brute: {total} edges, {} events, filled at {:.2?}",
+                events.len(),
+                t0.elapsed()
+            );
+        }
 
-        let verbose = std::env::var_os("BRUTE_VERBOSE").is_some();
-        if verbose {
-            eprintln!("brute: {total} edges, {} positions", movers.len());
-        }
-        // Level-by-level propagation.
-        let collect = |want: u8| -> Vec<u32> {
-            (0..size as u32)
-                .into_par_iter()
-                .filter(|&c| values[c as usize].load(Relaxed) == want)
-                .collect()
+        // Events by level.
+        let level = |e: Event| match e {
+            Event::Resolved(d) | Event::Win(d) | Event::Wins(d, _) => d,
         };
-        if verbose {
-            eprintln!("brute: edges filled at {:.2?}", t0.elapsed());
+        let last = events.iter().map(|&(_, e)| level(e)).max().unwrap_or(0);
+        let mut by_level: Vec<Vec<(u32, Event)>> = vec![Vec::new(); last as usize + 1];
+        for (i, e) in events {
+            by_level[level(e) as usize].push((i, e));
         }
-        let mut frontier = collect(0);
-        let mut wins1 = collect(1);
+
+        // Level-by-level propagation: `frontier` holds the positions resolved at depth d.
+        let mut frontier: Vec<u32> = Vec::new();
         let mut d = 0u32;
-        while !frontier.is_empty() || d == 0 {
+        while !frontier.is_empty() || d <= last {
+            for &(i, e) in by_level.get(d as usize).map_or(&[][..], |v| &v[..]) {
+                let iu = i as usize;
+                match e {
+                    Event::Resolved(_) => frontier.push(i),
+                    Event::Win(_) => {
+                        if values[iu]
+                            .compare_exchange(DRAW, encode_depth(d), Relaxed, Relaxed)
+                            .is_ok()
+                        {
+                            frontier.push(i);
+                        }
+                    }
+                    Event::Wins(_, k) => {
+                        if values[iu].load(Relaxed) == DRAW
+                            && counters[iu].fetch_sub(k, Relaxed) == k
+                        {
+                            values[iu].store(encode_depth(d), Relaxed);
+                            frontier.push(i);
+                        }
+                    }
+                }
+            }
             let next_byte = encode_depth(d + 1);
             let child_loses = d.is_multiple_of(2);
-            let mut next: Vec<u32> = frontier
+            frontier = frontier
                 .par_iter()
                 .fold(Vec::new, |mut acc, &c| {
                     let c = c as usize;
@@ -428,15 +657,26 @@ impl BruteForce {
                     a.append(&mut b);
                     a
                 });
-            if d == 0 {
-                next.append(&mut wins1);
-            }
-            frontier = next;
             d += 1;
         }
-        drop(edges);
-        drop(off);
-        drop(counters);
-        into_bytes(values)
+        if verbose {
+            eprintln!("brute: {d} levels at {:.2?}", t0.elapsed());
+        }
+        // Into one dense layer per slot.
+        if dense {
+            let mut bytes = into_bytes(values);
+            let mut out = Vec::with_capacity(unit.len());
+            for s in (0..unit.len()).rev() {
+                out.push(bytes.split_off(s * size));
+            }
+            out.reverse();
+            out
+        } else {
+            let mut out = vec![vec![OUTSIDE; size]; unit.len()];
+            for (&(s, mv, op), b) in list.iter().zip(values) {
+                out[s as usize][self.code(mv, op)] = b.into_inner();
+            }
+            out
+        }
     }
 }

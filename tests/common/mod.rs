@@ -5,9 +5,10 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use morris::movegen::{generate, play};
-use morris::{Color, Flying, PointSet, Position, Removal, Variant};
+use morris::variant::{NoMove, Phases, RuleOverrides};
+use morris::{Color, Flying, PointSet, Position, Removal, Rules, Variant};
 
-/// The variants of the seed games plus twelve.
+/// The variants of the seed games plus the family beyond them.
 pub const VARIANTS: &[&str] = &[
     "nine",
     "six",
@@ -17,6 +18,8 @@ pub const VARIANTS: &[&str] = &[
     "three",
     "three-diag",
     "twelve",
+    "lasker",
+    "morabaraba",
 ];
 
 /// xorshift64*: deterministic, dependency-free randomness for reproducible tests.
@@ -136,4 +139,159 @@ pub fn rule_dir(db: &std::path::Path, variant: &str) -> std::path::PathBuf {
 /// Where a sector file's payload starts (the header's field at offset 288).
 pub fn payload_offset(file: &[u8]) -> usize {
     u64::from_le_bytes(file[288..296].try_into().unwrap()) as usize
+}
+
+/// The names of every value of every rule switch, in the order flying, removal, phases,
+/// full board.
+pub const FLYING: &[&str] = &["never", "three", "always"];
+pub const REMOVAL: &[&str] = &["standard", "strict", "lenient"];
+pub const PHASES: &[&str] = &["separate", "lasker"];
+pub const FULL_BOARD: &[&str] = &["loss", "draw"];
+
+/// Every combination of the four switches, as names: 36 of them.
+pub fn switch_combinations() -> Vec<[&'static str; 4]> {
+    let mut out = Vec::new();
+    for f in FLYING {
+        for r in REMOVAL {
+            for p in PHASES {
+                for b in FULL_BOARD {
+                    out.push([*f, *r, *p, *b]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The overrides that set every switch to the named values.
+pub fn overrides(switches: [&str; 4]) -> RuleOverrides {
+    RuleOverrides {
+        flying: Some(switches[0].parse().unwrap()),
+        removal: Some(switches[1].parse().unwrap()),
+        phases: Some(switches[2].parse().unwrap()),
+        full_board: Some(switches[3].parse().unwrap()),
+    }
+}
+
+/// A named variant with every switch set by name.
+pub fn variant_with(name: &str, switches: [&str; 4]) -> Variant {
+    Variant::by_name(name)
+        .unwrap()
+        .with_overrides(overrides(switches))
+}
+
+/// A variant on a board given by its lines, with `pieces` a side and every switch set by name.
+pub fn custom_variant(name: &str, lines: &[&str], pieces: u8, switches: [&str; 4]) -> Variant {
+    let rules = Rules {
+        pieces,
+        flying: switches[0].parse().unwrap(),
+        removal: switches[1].parse().unwrap(),
+        phases: switches[2].parse().unwrap(),
+        full_board: switches[3].parse().unwrap(),
+        no_move: NoMove::Loss,
+    };
+    Variant::custom(name, lines, rules).unwrap()
+}
+
+/// A short label of a variant's rule set for messages, e.g. `nine[three,standard,lasker,loss]`.
+pub fn label(v: &Variant) -> String {
+    let r = v.rules();
+    format!(
+        "{}[{} pieces,{},{},{},{}]",
+        v.name(),
+        r.pieces,
+        r.flying,
+        r.removal,
+        r.phases,
+        r.full_board
+    )
+}
+
+/// A random valid position of any rule set with its colour to move, spread over what the
+/// rules distinguish: random play from the start; random boards with random hands (under
+/// lasker phases any hands, so also pieces in hand next to pieces that move or fly); boards
+/// as full as the pieces allow (a full board where the pieces can fill it); and sides with
+/// three or four pieces (flying, also with pieces in hand).
+pub fn random_rules_position(v: &Variant, rng: &mut Rng) -> (Position, Color) {
+    let lasker = v.rules().phases == Phases::Lasker;
+    let pieces = v.pieces() as u32;
+    let all = v.board().all();
+    let n = all.len();
+    let kind = rng.below(4);
+    if kind == 0 {
+        return random_position(v, rng);
+    }
+    let (m, o) = if lasker {
+        let hand = |rng: &mut Rng| match rng.below(3) {
+            0 => 0,
+            1 => 1 + rng.below(2) as u32,
+            _ => rng.below(pieces as u64 + 1) as u32,
+        };
+        (hand(rng), hand(rng))
+    } else if rng.below(2) == 0 {
+        (0, 0)
+    } else {
+        let h = 1 + rng.below(pieces as u64) as u32;
+        if h < pieces && rng.below(2) == 0 {
+            (h + 1, h)
+        } else {
+            (h, h)
+        }
+    };
+    let (mc, oc) = match kind {
+        1 => {
+            let mc = (rng.below((pieces - m + 1) as u64) as u32).min(n);
+            let oc = (rng.below((pieces - o + 1) as u64) as u32).min(n - mc);
+            (mc, oc)
+        }
+        2 => {
+            // As full as it gets, then maybe one or two pieces fewer.
+            let mc = (pieces - m).min(n);
+            let oc = (pieces - o).min(n - mc);
+            let less = rng.below(3) as u32;
+            if rng.below(2) == 0 {
+                (mc.saturating_sub(less), oc)
+            } else {
+                (mc, oc.saturating_sub(less))
+            }
+        }
+        _ => {
+            let few = |hand: u32, rng: &mut Rng| {
+                let target = 2 + rng.below(3) as u32; // 2, 3 or 4 pieces in all
+                target.saturating_sub(hand).min(pieces - hand)
+            };
+            let mc = few(m, rng).min(n);
+            let oc = if rng.below(2) == 0 {
+                few(o, rng)
+            } else {
+                rng.below((pieces - o + 1) as u64) as u32
+            }
+            .min(n - mc);
+            (mc, oc)
+        }
+    };
+    let mover = rng.subset(all, mc);
+    let opponent = rng.subset(all - mover, oc);
+    let pos = Position {
+        mover,
+        opponent,
+        mover_hand: m as u8,
+        opponent_hand: o as u8,
+    };
+    let random_colour = if rng.below(2) == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let turn = if lasker {
+        random_colour
+    } else {
+        pos.turn_from_hands(random_colour)
+    };
+    (pos, turn)
+}
+
+/// Whether every point of the board is occupied.
+pub fn board_full(v: &Variant, pos: &Position) -> bool {
+    (pos.mover | pos.opponent) == v.board().all()
 }

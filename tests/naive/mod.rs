@@ -3,7 +3,20 @@
 //! Used only by the test suite to cross-check the real engine. Everything here is
 //! deliberately simple: the board geometry is written down as lists of straight
 //! lines ("a7-d7-g7"), and adjacency and mills are derived from those lines with
-//! plain loops. A position is a `Vec<Cell>` indexed by point number.
+//! plain loops. A position is a `Vec<Cell>` indexed by point number. The rules are
+//! written from the rules text (design.md and the rules issue), not from the engine:
+//!
+//! - a side with fewer than three pieces on board + in hand has lost (no moves);
+//! - with `full_board = draw`, a position whose every point is occupied is a draw (no moves);
+//! - separate phases: a side with pieces in hand places, with an empty hand it moves;
+//!   lasker phases: a side with pieces in hand places or moves, with an empty hand it moves;
+//! - a move slides to an adjacent empty point, or flies to any empty point when the side
+//!   flies (`three`: its pieces on board + in hand number exactly three; `always`);
+//! - a placement or move that completes a mill at its destination removes one opponent piece
+//!   from the board: `standard` a piece not in a mill (any piece when all are in mills),
+//!   `strict` only a piece not in a mill, `lenient` any piece; with nothing removable (or no
+//!   opponent piece on the board) the move is made without removal;
+//! - a side to move with no legal move loses.
 
 /// Contents of one board point.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -19,6 +32,124 @@ fn color_of(side: usize) -> Cell {
         Cell::White
     } else {
         Cell::Black
+    }
+}
+
+/// When a side may fly.
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fly {
+    Never,
+    Three,
+    Always,
+}
+
+/// Which opponent pieces a mill removes.
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Removal {
+    Standard,
+    Strict,
+    Lenient,
+}
+
+/// How placing and moving relate.
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phases {
+    Separate,
+    Lasker,
+}
+
+/// What a full board means for the side to move.
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FullBoard {
+    Loss,
+    Draw,
+}
+
+/// The value of a finished position for the side to move.
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Terminal {
+    /// Fewer than three pieces, or no legal move (a full board under `full_board = loss`).
+    Loss,
+    /// A full board under `full_board = draw`.
+    Draw,
+}
+
+/// Rule values to override in a variant's defaults (`None` keeps the default).
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub pieces: Option<u32>,
+    pub flying: Option<Fly>,
+    pub removal: Option<Removal>,
+    pub phases: Option<Phases>,
+    pub full_board: Option<FullBoard>,
+}
+
+#[allow(dead_code)]
+impl Options {
+    /// Options from the switches' command-line names, e.g. `["always", "lenient", "lasker", "draw"]`
+    /// (flying, removal, phases, full board).
+    pub fn named(switches: [&str; 4]) -> Options {
+        Options::default()
+            .with("flying", switches[0])
+            .with("removal", switches[1])
+            .with("phases", switches[2])
+            .with("full-board", switches[3])
+    }
+
+    /// The same options with one switch set by its command-line names, e.g.
+    /// `with("full-board", "draw")`.
+    pub fn with(mut self, switch: &str, value: &str) -> Options {
+        fn bad<T>(switch: &str, value: &str) -> T {
+            panic!("unknown value {value:?} of {switch:?}")
+        }
+        match switch {
+            "flying" => {
+                self.flying = Some(match value {
+                    "never" => Fly::Never,
+                    "three" => Fly::Three,
+                    "always" => Fly::Always,
+                    _ => bad(switch, value),
+                })
+            }
+            "removal" => {
+                self.removal = Some(match value {
+                    "standard" => Removal::Standard,
+                    "strict" => Removal::Strict,
+                    "lenient" => Removal::Lenient,
+                    _ => bad(switch, value),
+                })
+            }
+            "phases" => {
+                self.phases = Some(match value {
+                    "separate" => Phases::Separate,
+                    "lasker" => Phases::Lasker,
+                    _ => bad(switch, value),
+                })
+            }
+            "full-board" => {
+                self.full_board = Some(match value {
+                    "loss" => FullBoard::Loss,
+                    "draw" => FullBoard::Draw,
+                    _ => bad(switch, value),
+                })
+            }
+            _ => panic!("unknown switch {switch:?}"),
+        }
+        self
+    }
+
+    /// The same options with a piece count.
+    pub fn pieces(self, pieces: u32) -> Options {
+        Options {
+            pieces: Some(pieces),
+            ..self
+        }
     }
 }
 
@@ -59,6 +190,84 @@ const THREE_LINES: &[&str] = &[
 ];
 const THREE_DIAG_EXTRA: &[&str] = &["a1-b2-c3", "a3-b2-c1"];
 
+/// The full rule values of a game.
+#[derive(Clone, Copy, Debug)]
+struct RuleValues {
+    pieces: u32,
+    flying: Fly,
+    removal: Removal,
+    phases: Phases,
+    full_board: FullBoard,
+}
+
+/// The lines of a named board, and the variant's default rules.
+fn definition(name: &str) -> (Vec<&'static str>, RuleValues) {
+    let mut lines: Vec<&'static str> = Vec::new();
+    let rules = |pieces, flying, phases, full_board| RuleValues {
+        pieces,
+        flying,
+        removal: Removal::Standard,
+        phases,
+        full_board,
+    };
+    use FullBoard as F;
+    use Phases as P;
+    let r = match name {
+        "nine" => {
+            lines.extend(NINE_LINES);
+            rules(9, Fly::Three, P::Separate, F::Loss)
+        }
+        "lasker" => {
+            lines.extend(NINE_LINES);
+            rules(10, Fly::Three, P::Lasker, F::Loss)
+        }
+        "twelve" => {
+            lines.extend(NINE_LINES);
+            lines.extend(TWELVE_EXTRA);
+            rules(12, Fly::Never, P::Separate, F::Draw)
+        }
+        "morabaraba" => {
+            lines.extend(NINE_LINES);
+            lines.extend(TWELVE_EXTRA);
+            rules(12, Fly::Three, P::Separate, F::Draw)
+        }
+        "six" | "five" => {
+            lines.extend(SIX_SQUARES);
+            lines.extend(SIX_CONNECTORS);
+            let pieces = if name == "six" { 6 } else { 5 };
+            rules(pieces, Fly::Never, P::Separate, F::Loss)
+        }
+        "six-diag" => {
+            lines.extend(SIX_SQUARES);
+            lines.extend(SIX_CONNECTORS);
+            lines.extend(SIX_DIAG_EXTRA);
+            rules(6, Fly::Never, P::Separate, F::Loss)
+        }
+        "seven" => {
+            lines.extend(SIX_SQUARES);
+            lines.extend(SEVEN_CONNECTORS);
+            rules(7, Fly::Never, P::Separate, F::Loss)
+        }
+        "three" => {
+            lines.extend(THREE_LINES);
+            rules(3, Fly::Never, P::Separate, F::Loss)
+        }
+        "three-diag" => {
+            lines.extend(THREE_LINES);
+            lines.extend(THREE_DIAG_EXTRA);
+            rules(3, Fly::Never, P::Separate, F::Loss)
+        }
+        _ => panic!("unknown variant {name:?}"),
+    };
+    (lines, r)
+}
+
+/// The lines of a named variant's board, as written in the rules ("a7-d7-g7", ...).
+#[allow(dead_code)]
+pub fn board_lines(name: &str) -> Vec<&'static str> {
+    definition(name).0
+}
+
 /// Parse a coordinate like "d7" into (file, rank), file 0 = 'a', rank as written.
 fn parse_coord(s: &str) -> (u32, u32) {
     let mut chars = s.chars();
@@ -80,60 +289,48 @@ pub struct NaiveGame {
     mills: Vec<[usize; 3]>,
     /// mills_at[p] = indices into `mills` of the mills containing p.
     mills_at: Vec<Vec<usize>>,
-    flying: bool,
-    strict: bool,
-    pieces: u32,
+    rules: RuleValues,
 }
 
 #[allow(dead_code)]
 impl NaiveGame {
-    /// name: "nine","six","six-diag","five","seven","three","three-diag","twelve".
-    /// flying: None = variant default, Some(true) = a side with exactly 3 pieces may fly, Some(false) never.
-    /// strict: None/Some(false) = standard removal, Some(true) = strict removal.
-    pub fn new(name: &str, flying: Option<bool>, strict: Option<bool>) -> NaiveGame {
-        let mut lines: Vec<&str> = Vec::new();
-        let (pieces, default_fly) = match name {
-            "nine" => {
-                lines.extend(NINE_LINES);
-                (9, true)
-            }
-            "twelve" => {
-                lines.extend(NINE_LINES);
-                lines.extend(TWELVE_EXTRA);
-                (12, false)
-            }
-            "six" | "five" => {
-                lines.extend(SIX_SQUARES);
-                lines.extend(SIX_CONNECTORS);
-                (if name == "six" { 6 } else { 5 }, false)
-            }
-            "six-diag" => {
-                lines.extend(SIX_SQUARES);
-                lines.extend(SIX_CONNECTORS);
-                lines.extend(SIX_DIAG_EXTRA);
-                (6, false)
-            }
-            "seven" => {
-                lines.extend(SIX_SQUARES);
-                lines.extend(SEVEN_CONNECTORS);
-                (7, false)
-            }
-            "three" => {
-                lines.extend(THREE_LINES);
-                (3, false)
-            }
-            "three-diag" => {
-                lines.extend(THREE_LINES);
-                lines.extend(THREE_DIAG_EXTRA);
-                (3, false)
-            }
-            _ => panic!("unknown variant {name:?}"),
-        };
+    /// name: "nine", "six", "six-diag", "five", "seven", "three", "three-diag", "twelve",
+    /// "lasker", "morabaraba"; `options` overrides the variant's default rules.
+    pub fn new(name: &str, options: Options) -> NaiveGame {
+        let (lines, defaults) = definition(name);
+        NaiveGame::build(&lines, defaults, options)
+    }
 
+    /// A variant with the default rules.
+    pub fn named(name: &str) -> NaiveGame {
+        NaiveGame::new(name, Options::default())
+    }
+
+    /// A board given by its lines; rules not in `options` are nine's (flying three, standard
+    /// removal, separate phases, full board a loss); `options.pieces` is required.
+    pub fn custom(lines: &[&str], options: Options) -> NaiveGame {
+        let defaults = RuleValues {
+            pieces: options.pieces.expect("a custom game needs a piece count"),
+            flying: Fly::Three,
+            removal: Removal::Standard,
+            phases: Phases::Separate,
+            full_board: FullBoard::Loss,
+        };
+        NaiveGame::build(lines, defaults, options)
+    }
+
+    fn build(lines: &[&str], defaults: RuleValues, o: Options) -> NaiveGame {
+        let rules = RuleValues {
+            pieces: o.pieces.unwrap_or(defaults.pieces),
+            flying: o.flying.unwrap_or(defaults.flying),
+            removal: o.removal.unwrap_or(defaults.removal),
+            phases: o.phases.unwrap_or(defaults.phases),
+            full_board: o.full_board.unwrap_or(defaults.full_board),
+        };
         // Points = every coordinate mentioned by some line, ordered top rank first,
         // then by file. This order is also the order of the position notation.
         let mut coords: Vec<(u32, u32)> = Vec::new();
-        for line in &lines {
+        for line in lines {
             for c in line.split('-') {
                 let rc = parse_coord(c);
                 if !coords.contains(&rc) {
@@ -161,7 +358,7 @@ impl NaiveGame {
         let n = names.len();
         let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut mills: Vec<[usize; 3]> = Vec::new();
-        for line in &lines {
+        for line in lines {
             let pts: Vec<usize> = line.split('-').map(index).collect();
             for w in pts.windows(2) {
                 if !adj[w[0]].contains(&w[1]) {
@@ -186,10 +383,18 @@ impl NaiveGame {
             adj,
             mills,
             mills_at,
-            flying: flying.unwrap_or(default_fly),
-            strict: strict.unwrap_or(false),
-            pieces,
+            rules,
         }
+    }
+
+    /// Pieces per side.
+    pub fn pieces(&self) -> u32 {
+        self.rules.pieces
+    }
+
+    /// Points on the board.
+    pub fn points(&self) -> usize {
+        self.names.len()
     }
 
     /// Start position of the variant: empty board, white to move, full hands.
@@ -197,22 +402,27 @@ impl NaiveGame {
         let p = Pos {
             cells: vec![Cell::Empty; self.names.len()],
             turn: 0,
-            hand: [self.pieces; 2],
+            hand: [self.rules.pieces; 2],
         };
         self.format(&p)
     }
 
     /// All legal moves of the position, sorted byte-wise, no duplicates.
     pub fn moves(&self, position: &str) -> Vec<String> {
+        self.successors(position).into_iter().map(|s| s.0).collect()
+    }
+
+    /// Every legal move with the position it leads to, sorted by move, no duplicates.
+    pub fn successors(&self, position: &str) -> Vec<(String, String)> {
         let pos = self.parse(position);
-        let mut out: Vec<String> = self
+        let mut out: Vec<(String, String)> = self
             .legal_moves(&pos)
             .iter()
-            .map(|m| self.move_name(m))
+            .map(|m| (self.move_name(m), self.format(&self.apply(&pos, m))))
             .collect();
         out.sort();
         let before = out.len();
-        out.dedup();
+        out.dedup_by(|a, b| a.0 == b.0);
         assert_eq!(
             before,
             out.len(),
@@ -230,6 +440,20 @@ impl NaiveGame {
             .find(|m| self.move_name(m) == mv)
             .unwrap_or_else(|| panic!("illegal move {mv:?} in {position:?}"));
         self.format(&self.apply(&pos, &m))
+    }
+
+    /// The value of a finished position for the side to move; None while the game goes on.
+    pub fn terminal(&self, position: &str) -> Option<Terminal> {
+        let pos = self.parse(position);
+        if self.too_few(&pos) {
+            Some(Terminal::Loss)
+        } else if self.full_board_draw(&pos) {
+            Some(Terminal::Draw)
+        } else if self.legal_moves(&pos).is_empty() {
+            Some(Terminal::Loss)
+        } else {
+            None
+        }
     }
 
     /// Number of move sequences of length `depth` from `position`.
@@ -261,27 +485,48 @@ impl NaiveGame {
             .any(|&m| self.mills[m].iter().all(|&q| cells[q] == color))
     }
 
+    /// The mover's pieces on the board plus in hand.
+    fn total(&self, pos: &Pos, side: usize) -> u32 {
+        let color = color_of(side);
+        pos.cells.iter().filter(|&&c| c == color).count() as u32 + pos.hand[side]
+    }
+
+    fn too_few(&self, pos: &Pos) -> bool {
+        self.total(pos, pos.turn) < 3
+    }
+
+    fn full_board_draw(&self, pos: &Pos) -> bool {
+        self.rules.full_board == FullBoard::Draw && pos.cells.iter().all(|&c| c != Cell::Empty)
+    }
+
     /// Generate all legal moves (unsorted).
     fn legal_moves(&self, pos: &Pos) -> Vec<Mv> {
         let me = color_of(pos.turn);
         let opp = color_of(1 - pos.turn);
-        let on_board = pos.cells.iter().filter(|&&c| c == me).count() as u32;
         let mut out = Vec::new();
-        if on_board + pos.hand[pos.turn] < 3 {
-            return out; // finished: too few pieces
+        if self.too_few(pos) || self.full_board_draw(pos) {
+            return out; // finished: too few pieces, or a drawn full board
         }
+        let hand = pos.hand[pos.turn];
 
         // Step 1: (from, to) pairs without removals.
         let empty: Vec<usize> = (0..pos.cells.len())
             .filter(|&p| pos.cells[p] == Cell::Empty)
             .collect();
         let mut steps: Vec<(Option<usize>, usize)> = Vec::new();
-        if pos.hand[pos.turn] > 0 {
+        let may_place = hand > 0;
+        let may_move = hand == 0 || self.rules.phases == Phases::Lasker;
+        if may_place {
             for &to in &empty {
                 steps.push((None, to));
             }
-        } else {
-            let fly = self.flying && on_board == 3;
+        }
+        if may_move {
+            let fly = match self.rules.flying {
+                Fly::Never => false,
+                Fly::Three => self.total(pos, pos.turn) == 3,
+                Fly::Always => true,
+            };
             for from in 0..pos.cells.len() {
                 if pos.cells[from] != me {
                     continue;
@@ -305,14 +550,17 @@ impl NaiveGame {
             let mut removable: Vec<usize> = Vec::new();
             if self.in_mill(&cells, to, me) {
                 let theirs: Vec<usize> = (0..cells.len()).filter(|&p| cells[p] == opp).collect();
-                removable = theirs
+                let free: Vec<usize> = theirs
                     .iter()
                     .copied()
                     .filter(|&p| !self.in_mill(&cells, p, opp))
                     .collect();
-                if removable.is_empty() && !self.strict {
-                    removable = theirs; // all in mills: standard rule allows any
-                }
+                removable = match self.rules.removal {
+                    Removal::Strict => free,
+                    Removal::Standard if free.is_empty() => theirs,
+                    Removal::Standard => free,
+                    Removal::Lenient => theirs,
+                };
             }
             if removable.is_empty() {
                 out.push(Mv {
