@@ -183,7 +183,7 @@ fn on_random_positions(
 
 #[test]
 fn default_rules_match_the_naive_generator() {
-    on_random_positions(&default_sets(), 3000, 1, |set, pos, turn, _| {
+    on_random_positions(&default_sets(), 10000, 1, |set, pos, turn, _| {
         compare_position(set, pos, turn)
     });
 }
@@ -195,7 +195,7 @@ fn every_switch_combination_matches_the_naive_generator() {
         sets.extend(combination_sets(name));
     }
     sets.extend(three_board_sets(5));
-    on_random_positions(&sets, 1500, 2, |set, pos, turn, _| {
+    on_random_positions(&sets, 2000, 2, |set, pos, turn, _| {
         compare_position(set, pos, turn)
     });
 }
