@@ -92,6 +92,9 @@ function verdictWords(d) {
   const mover = COLOR[d.turn];
   const opp = COLOR[other(d.turn)];
   if (d.value === null) return { text: 'Not solved', sub: 'solve its sector to see values' };
+  if (d.moves.length === 0 && d.value === 'draw') {
+    return { text: 'Draw', sub: 'game over: the board is full' };
+  }
   if (d.moves.length === 0) {
     const onBoard = d.turn === 'w' ? d.white_on_board + d.white_hand : d.black_on_board + d.black_hand;
     const why = onBoard < 3 ? `${mover} has fewer than three pieces` : `${mover} cannot move`;
@@ -269,17 +272,20 @@ function onPoint(name) {
     renderBoard();
     return;
   }
-  const placing = d.moves.some((m) => m.from === null);
-  if (placing) {
-    choose(d.moves.filter((m) => m.from === null && m.to === name));
-    return;
-  }
+  // Where the chosen piece goes, else a placement (both exist under Lasker's rules), else a
+  // piece to move.
   if (state.selected) {
     const options = d.moves.filter((m) => m.from === state.selected && m.to === name);
     if (options.length > 0) {
       choose(options);
       return;
     }
+  }
+  const placements = d.moves.filter((m) => m.from === null && m.to === name);
+  if (placements.length > 0) {
+    state.selected = null;
+    choose(placements);
+    return;
   }
   const from = d.moves.some((m) => m.from === name) ? name : null;
   state.selected = from === state.selected ? null : from;
@@ -387,13 +393,13 @@ function renderBoard() {
   if (pending) {
     for (const m of pending.options) mark(m.remove, m, 'removal');
   } else if (moves.length > 0) {
-    const placing = moves.some((m) => m.from === null);
-    if (placing) {
-      for (const m of moves) mark(m.to, m, 'target');
-    } else if (state.selected) {
+    if (state.selected) {
       for (const m of moves.filter((x) => x.from === state.selected)) mark(m.to, m, 'target');
     } else {
-      for (const m of moves) mark(m.from, m, 'piece');
+      for (const m of moves) {
+        if (m.from === null) mark(m.to, m, 'target');
+        else mark(m.from, m, 'piece');
+      }
     }
   }
   if (state.selected && !pending) {
@@ -474,9 +480,10 @@ function renderStatus() {
     verdict.textContent = '';
     return;
   }
+  const places = d.moves.some((m) => m.from === null);
+  const moves = d.moves.some((m) => m.from !== null);
   const phase = d.moves.length === 0 ? 'game over'
-    : d.moves.some((m) => m.from === null) ? 'placing'
-      : 'moving';
+    : places && moves ? 'placing or moving' : places ? 'placing' : 'moving';
   $('turn').textContent = `${COLOR[d.turn]} to move · ${phase}`;
   for (const c of ['w', 'b']) {
     const onBoard = c === 'w' ? d.white_on_board : d.black_on_board;
@@ -505,10 +512,12 @@ function renderMoves() {
   if (state.hideEval) moves.sort((a, b) => (a.move < b.move ? -1 : a.move > b.move ? 1 : 0));
   $('move-count').textContent = d ? `(${moves.length}${d.turn ? `, for ${COLOR[d.turn]}` : ''})` : '';
   const placing = moves.some((m) => m.from === null);
+  const moving = moves.some((m) => m.from !== null);
+  const how = placing && moving ? 'Click a point to place a piece, or a piece and then where it goes'
+    : placing ? 'Click a point to place a piece' : 'Click a piece, then where it goes';
   $('move-help').textContent = !d || moves.length === 0 ? ''
     : !humanToMove() ? 'The database is to move.'
-      : placing ? 'Click a point to place a piece; when it closes a mill, click the piece to remove.'
-        : 'Click a piece, then where it goes; when it closes a mill, click the piece to remove.';
+      : `${how}; when it closes a mill, click the piece to remove.`;
   for (const m of moves) {
     const cls = valueClass(m);
     const item = el('li', {
