@@ -492,3 +492,29 @@ fn oversized_slow_and_silent_clients_are_bounded() {
     assert!(log.contains("431"), "{log}");
     assert!(log.contains("408"), "{log}");
 }
+
+#[test]
+fn serve_refuses_a_rule_set_folder_and_a_busy_port() {
+    let db = databases();
+    let rule_set = db.join(Variant::by_name("six").unwrap().rule_set_name());
+    let out = morris(&[
+        "serve",
+        "--db",
+        rule_set.to_str().unwrap(),
+        "--bind",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rule-set folder"));
+
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = busy.local_addr().unwrap().to_string();
+    let out = morris(&["serve", "--db", db.to_str().unwrap(), "--bind", &addr]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen on"));
+
+    let out = morris(&["serve", "--bind", "localhost:http"]);
+    assert_eq!(out.status.code(), Some(2), "an address must be IP:PORT");
+    let out = morris(&["serve", "--timeout", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -85,13 +85,12 @@ pub enum Error {
 }
 
 impl Error {
-    /// Whether the user gave something wrong (a folder that is no database folder, an
-    /// address that cannot be listened on) rather than the system failing.
+    /// Whether the user gave something wrong (a folder that is no database folder) rather
+    /// than the system failing (an address in use or not allowed, no runtime).
     pub fn is_bad_input(&self) -> bool {
         match self {
             Error::Database(e) => e.is_bad_input(),
-            Error::Bind { .. } => true,
-            Error::Runtime(_) => false,
+            Error::Bind { .. } | Error::Runtime(_) => false,
         }
     }
 }
