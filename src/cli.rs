@@ -202,6 +202,24 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Serve the perfect-play explorer page and the HTTP API over a database folder.
+    ///
+    /// Opens the databases read-only; answers `GET /api/variants`, `/api/query` (exactly
+    /// `query --json`), `/api/stats` (exactly `stats --json`), `/api/explore` and
+    /// `/api/bestmove`, and the explorer page at `/`. Logs one line per request to standard
+    /// error.
+    #[cfg(feature = "serve")]
+    Serve {
+        /// The database folder (a subfolder per variant and rule set).
+        #[arg(long, default_value = "db")]
+        db: PathBuf,
+        /// The address to listen on: loopback unless told otherwise (port 0: any free port).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        bind: std::net::SocketAddr,
+        /// Seconds a request may take to arrive, and to be answered.
+        #[arg(long, default_value_t = 10.0, value_parser = parse_timeout)]
+        timeout: f64,
+    },
     /// Count the move sequences of a given length (the last line printed is the count).
     Perft {
         /// Length of the move sequences to count.
@@ -284,6 +302,8 @@ pub fn run() -> Result<ExitCode, Failure> {
         Command::Check { db, sector, quiet } => {
             crate::check_cmd::check(&variant, &db, sector.as_deref(), quiet)
         }
+        #[cfg(feature = "serve")]
+        Command::Serve { db, bind, timeout } => serve(db, bind, timeout),
         Command::Moves { json, position } => for_each_position(
             &variant,
             &position,
@@ -315,6 +335,43 @@ pub fn run() -> Result<ExitCode, Failure> {
             )
         }
     }
+}
+
+/// `--timeout`: seconds, from a millisecond to a day.
+#[cfg(feature = "serve")]
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if (0.001..=86_400.0).contains(&t) => Ok(t),
+        _ => Err(format!(
+            "{text:?} is not a number of seconds from 0.001 to 86400"
+        )),
+    }
+}
+
+/// `morris serve`: prints the address it listens on, then serves until killed.
+#[cfg(feature = "serve")]
+fn serve(db: PathBuf, bind: std::net::SocketAddr, timeout: f64) -> Result<ExitCode, Failure> {
+    let config = morris::serve::Config {
+        db,
+        bind,
+        timeout: std::time::Duration::from_secs_f64(timeout),
+    };
+    let shown = config.db.display().to_string();
+    morris::serve::run(&config, |addr| {
+        // Scripts read the port from this line (with --bind 127.0.0.1:0, say).
+        let _ = Out::new().line(format_args!(
+            "morris serve: listening on http://{addr}/ (database {shown})"
+        ));
+    })
+    .map_err(|e| Failure {
+        code: if e.is_bad_input() {
+            EXIT_BAD_INPUT
+        } else {
+            EXIT_FAILURE
+        },
+        error: e.into(),
+    })?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Answers one position, or with `-` each line of standard input in order, writing and flushing

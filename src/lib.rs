@@ -27,12 +27,15 @@ pub mod point;
 pub mod position;
 pub mod query;
 pub mod sector;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod solve;
 pub mod storage;
 pub mod symmetry;
 pub mod value;
 pub mod variant;
 pub mod verify;
+pub mod wire;
 
 pub use board::Board;
 pub use error::Error;

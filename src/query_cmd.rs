@@ -1,6 +1,5 @@
 //! The `query` and `verify` subcommands.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -10,44 +9,13 @@ use morris::query::Analysis;
 use morris::sector::{reachable, Sector};
 use morris::solve::Progress;
 use morris::verify::verify as verify_db;
+use morris::wire;
 use morris::{Color, Position, Value, Variant};
 
 use crate::cli::{bad_input, for_each_position, Failure, Out, EXIT_FAILURE};
 
-#[derive(serde::Serialize)]
-struct MoveJson {
-    #[serde(rename = "move")]
-    mv: String,
-    value: &'static str,
-    depth: Option<u32>,
-}
-
-#[derive(serde::Serialize)]
-struct QueryJson<'a> {
-    variant: &'a str,
-    position: String,
-    value: &'static str,
-    depth: Option<u32>,
-    moves: Vec<MoveJson>,
-}
-
 fn to_json(variant: &Variant, pos: &Position, turn: Color, a: &Analysis) -> String {
-    let q = QueryJson {
-        variant: variant.name(),
-        position: pos.to_notation(variant, turn),
-        value: a.value.name(),
-        depth: a.value.depth(),
-        moves: a
-            .moves
-            .iter()
-            .map(|m| MoveJson {
-                mv: m.mv.to_notation(variant.board()),
-                value: m.value.name(),
-                depth: m.value.depth(),
-            })
-            .collect(),
-    };
-    serde_json::to_string(&q).expect("plain data serializes")
+    wire::json(&wire::QueryJson::new(variant, pos, turn, a))
 }
 
 /// The board as a small grid, ranks down the side and files along the bottom.
@@ -135,72 +103,6 @@ fn to_text(variant: &Variant, pos: &Position, turn: Color, a: &Analysis) -> Stri
     out.trim_end().to_string()
 }
 
-/// Why a well-formed position cannot arise in a game from the start, if it cannot: the side
-/// that just moved has already lost, or no game reaches its sector (`reachable` holds every
-/// sector that some game reaches).
-fn impossible(
-    variant: &Variant,
-    reachable: &BTreeSet<Sector>,
-    pos: &Position,
-    turn: Color,
-) -> Option<String> {
-    let (mover, opponent) = (turn, turn.other());
-    if pos.opponent_pieces() < 3 {
-        return Some(format!(
-            "cannot occur in a game: {opponent}, the side that just moved, has {} on the board and {} in hand, fewer than three pieces, so the game ended before this position",
-            pos.opponent.len(),
-            pos.opponent_hand
-        ));
-    }
-    let sector = Sector::of(pos);
-    if reachable.contains(&sector) {
-        return None;
-    }
-    let counts = format!(
-        "{mover} to move with {} on the board and {} in hand, {opponent} with {} and {} (sector {sector})",
-        pos.mover.len(),
-        pos.mover_hand,
-        pos.opponent.len(),
-        pos.opponent_hand
-    );
-    // Each mill removes one piece, and a side forms mills only with three pieces on the board:
-    // at most one mill for each placement from its third on.
-    let pieces = variant.pieces() as u32;
-    let (mover_lost, opponent_lost) = (pieces - pos.mover_pieces(), pieces - pos.opponent_pieces());
-    let (mover_placed, opponent_placed) = (
-        (variant.pieces() - pos.mover_hand) as u32,
-        (variant.pieces() - pos.opponent_hand) as u32,
-    );
-    // Under Lasker's phases mills also come from moves made with pieces in hand: no reason.
-    let separate = variant.rules().phases == morris::variant::Phases::Separate;
-    let why = if !separate {
-        String::new()
-    } else if opponent_lost > mover_placed.saturating_sub(2) {
-        format!(
-            "; {opponent} has lost {}, but {mover} has placed only {mover_placed} and a mill needs three pieces on the board",
-            pieces_text(opponent_lost)
-        )
-    } else if mover_lost > opponent_placed.saturating_sub(2) {
-        format!(
-            "; {mover} has lost {}, but {opponent} has placed only {opponent_placed} and a mill needs three pieces on the board",
-            pieces_text(mover_lost)
-        )
-    } else {
-        String::new()
-    };
-    Some(format!(
-        "cannot occur in a game: no game from the start reaches {counts}{why}"
-    ))
-}
-
-fn pieces_text(n: u32) -> String {
-    if n == 1 {
-        "1 piece".into()
-    } else {
-        format!("{n} pieces")
-    }
-}
-
 /// `morris query`.
 pub fn query(
     variant: &Variant,
@@ -216,7 +118,7 @@ pub fn query(
         position,
         |e| serde_json::json!({ "error": e }).to_string(),
         |pos, turn| {
-            if let Some(why) = impossible(variant, &reachable, pos, turn) {
+            if let Some(why) = wire::impossible(variant, &reachable, pos, turn) {
                 return Err(bad_input(format!(
                     "invalid position {:?}: {why}",
                     pos.to_notation(variant, turn)

@@ -10,6 +10,7 @@ use morris::db::Database;
 use morris::sector::{endgame_roots, plan, Sector, WorkUnit};
 use morris::solve::{start_value, Progress, UnitTimes};
 use morris::storage::SectorStats;
+use morris::wire::{self, StatsJson};
 use morris::{Value, Variant};
 
 use crate::cli::{bad_input, Failure, Out, SolveArgs};
@@ -185,57 +186,6 @@ fn describe_start(v: Value) -> String {
     }
 }
 
-/// One sector of `stats --json`, its keys in the documented order.
-#[derive(serde::Serialize)]
-struct StatsRow {
-    sector: String,
-    positions: u64,
-    win: u64,
-    loss: u64,
-    draw: u64,
-    raw_positions: u64,
-    raw_win: u64,
-    raw_loss: u64,
-    raw_draw: u64,
-    max_depth: u32,
-    checksum: String,
-    #[serde(skip)]
-    stats: SectorStats,
-}
-
-impl StatsRow {
-    fn new(sector: Sector, s: SectorStats, checksum: String) -> StatsRow {
-        StatsRow {
-            sector: sector.to_string(),
-            positions: s.positions,
-            win: s.win,
-            loss: s.loss,
-            draw: s.draw,
-            raw_positions: s.raw_positions,
-            raw_win: s.raw_win,
-            raw_loss: s.raw_loss,
-            raw_draw: s.raw_draw,
-            max_depth: s.max_depth,
-            checksum,
-            stats: s,
-        }
-    }
-}
-
-/// `stats --json`, its keys in the documented order.
-#[derive(serde::Serialize)]
-struct StatsJson<'a> {
-    variant: &'a str,
-    start: Option<StartJson>,
-    sectors: &'a [StatsRow],
-}
-
-#[derive(serde::Serialize)]
-struct StartJson {
-    value: &'static str,
-    depth: Option<u32>,
-}
-
 /// `morris stats`.
 pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Failure> {
     let db = Database::new(dir, variant)?;
@@ -248,26 +198,13 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
             db.solve_command("")
         )));
     }
-    let mut rows = Vec::new();
-    for s in sectors {
-        let file = db.sector(s)?;
-        let h = file.header();
-        rows.push(StatsRow::new(s, h.stats, h.checksum_hex()));
-    }
-    let start = start_value(&db);
+    let stats = StatsJson::read(&db)?;
     let mut out = Out::new();
     if json {
-        let json = StatsJson {
-            variant: variant.name(),
-            start: start.map(|v| StartJson {
-                value: v.name(),
-                depth: v.depth(),
-            }),
-            sectors: &rows,
-        };
-        out.line(serde_json::to_string(&json).expect("plain data serializes"))?;
+        out.line(wire::json(&stats))?;
         return Ok(ExitCode::SUCCESS);
     }
+    let (rows, start) = (&stats.sectors, start_value(&db));
     out.line(format_args!(
         "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
         "sector",
@@ -296,7 +233,7 @@ pub fn stats(variant: &Variant, dir: &Path, json: bool) -> Result<ExitCode, Fail
             s.max_depth
         ))
     };
-    for r in &rows {
+    for r in rows {
         row(&mut out, &r.sector, &r.stats)?;
     }
     let total = rows

@@ -1,0 +1,392 @@
+//! The API's handlers: parameters checked on the runtime, database work on blocking threads.
+
+use std::sync::Arc;
+
+use axum::extract::{RawQuery, State};
+use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+
+use super::bestmove::{choose, Rule};
+use super::catalog::Opened;
+use super::params::{clip, Params};
+use super::App;
+use crate::error::Error;
+use crate::movegen::{generate, play};
+use crate::position::{Color, Position};
+use crate::value::Value;
+use crate::variant::Variant;
+use crate::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
+
+/// An answer that is not a 200: its status and `{"error":"..."}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    /// An error with a status and a message.
+    pub fn new(status: StatusCode, message: String) -> ApiError {
+        ApiError { status, message }
+    }
+}
+
+impl From<Error> for ApiError {
+    /// An unsolved sector is 404, other bad input 400, damage and I/O errors 500.
+    fn from(e: Error) -> ApiError {
+        let status = match &e {
+            Error::Missing { .. } => StatusCode::NOT_FOUND,
+            e if e.is_bad_input() => StatusCode::BAD_REQUEST,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = wire::line(&wire::ErrorJson {
+            error: self.message,
+        });
+        let mut response = json(body);
+        *response.status_mut() = self.status;
+        response
+    }
+}
+
+/// A JSON answer: not cached (a folder being solved changes), readable from any origin.
+fn json(body: String) -> Response {
+    let mut response = body.into_response();
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
+}
+
+/// The work of one route: from the checked parameters to the body.
+type Work = fn(&App, &Params) -> Result<String, ApiError>;
+
+/// Checks the parameters, then does `work` on a blocking thread, within the timeout and with
+/// at most the pool's permits in flight.
+async fn answer(app: Arc<App>, raw: Option<String>, allowed: &[&str], work: Work) -> Response {
+    let params = match Params::parse(raw.as_deref(), allowed) {
+        Ok(p) => p,
+        Err(e) => return e.into_response(),
+    };
+    let timeout = app.timeout;
+    let task = async move {
+        let permit = app.work.clone().acquire_owned().await.map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is shutting down".into(),
+            )
+        })?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work(&app, &params)
+        })
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the request failed: {e}"),
+            )
+        })?
+    };
+    match tokio::time::timeout(timeout, task).await {
+        Ok(Ok(body)) => json(body),
+        Ok(Err(e)) => e.into_response(),
+        Err(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the database did not answer within {:.1} s; try again",
+                timeout.as_secs_f64()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+/// `GET /api/variants`.
+pub async fn variants(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    answer(app, q, &[], variants_work).await
+}
+
+/// `GET /api/query`: exactly `query --json`.
+pub async fn query(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    answer(app, q, &["variant", "position"], query_work).await
+}
+
+/// `GET /api/explore`.
+pub async fn explore(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    answer(app, q, &["variant", "position"], explore_work).await
+}
+
+/// `GET /api/bestmove`.
+pub async fn bestmove(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    answer(app, q, &["variant", "position", "seed"], bestmove_work).await
+}
+
+/// `GET /api/stats`: exactly `stats --json`.
+pub async fn stats(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    answer(app, q, &["variant"], stats_work).await
+}
+
+/// Any other path.
+pub async fn not_found(uri: Uri) -> Response {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("no such path: {}", clip(uri.path())),
+    )
+    .into_response()
+}
+
+/// A known path with another method than GET or HEAD.
+pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    let mut response = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{} {}: only GET is served",
+            clip(method.as_str()),
+            clip(uri.path())
+        ),
+    )
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+    response
+}
+
+/// The variant, rule set and database the parameters select.
+fn select(app: &App, p: &Params) -> Result<(Arc<Opened>, Variant), ApiError> {
+    let variant = app.catalog.variant(p.variant(), p.overrides()?)?;
+    let opened = app.catalog.open(&variant)?;
+    Ok((opened, variant))
+}
+
+/// The `position` parameter, parsed, and refused as the command line refuses it when no game
+/// can reach it.
+fn position(variant: &Variant, opened: &Opened, p: &Params) -> Result<(Position, Color), ApiError> {
+    let (pos, turn) = Position::parse(variant, p.required("position")?)?;
+    if let Some(why) = wire::impossible(variant, &opened.reachable, &pos, turn) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "invalid position {:?}: {why}",
+                pos.to_notation(variant, turn)
+            ),
+        ));
+    }
+    Ok((pos, turn))
+}
+
+fn variants_work(app: &App, _: &Params) -> Result<String, ApiError> {
+    let mut out: Vec<wire::VariantJson> = Vec::new();
+    for set in app.catalog.present() {
+        let opened = app.catalog.open(&set.variant)?;
+        let v = &set.variant;
+        let start = opened.db.probe(&Position::start(v)).ok();
+        let rule_set = wire::RuleSetJson {
+            id: v.rules().id(),
+            rules: wire::RulesJson::of(v),
+            default: set.default,
+            sectors_solved: opened.db.present().len(),
+            sectors_total: opened.reachable.iter().filter(|s| !s.is_terminal()).count(),
+            start: start.map(wire::ValueJson::from),
+        };
+        match out.last_mut() {
+            Some(last) if last.name == v.name() => last.rule_sets.push(rule_set),
+            _ => out.push(wire::VariantJson {
+                name: v.name().to_string(),
+                summary: v.summary().to_string(),
+                pieces: v.pieces(),
+                start_position: Position::start(v).to_notation(v, Color::White),
+                board: wire::BoardJson::of(v),
+                rule_sets: vec![rule_set],
+            }),
+        }
+    }
+    Ok(wire::line(&wire::VariantsJson { variants: out }))
+}
+
+fn query_work(app: &App, p: &Params) -> Result<String, ApiError> {
+    let (opened, variant) = select(app, p)?;
+    let (pos, turn) = position(&variant, &opened, p)?;
+    let analysis = opened.db.analyse(&pos)?;
+    Ok(wire::line(&QueryJson::new(&variant, &pos, turn, &analysis)))
+}
+
+fn stats_work(app: &App, p: &Params) -> Result<String, ApiError> {
+    let (opened, variant) = select(app, p)?;
+    let stats = StatsJson::read(&opened.db)?;
+    if stats.sectors.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no solved sectors of {} in {}; run `{}`",
+                variant.rule_set_name(),
+                opened.db.dir().display(),
+                opened.db.solve_command("")
+            ),
+        ));
+    }
+    Ok(wire::line(&stats))
+}
+
+fn explore_work(app: &App, p: &Params) -> Result<String, ApiError> {
+    let (opened, variant) = select(app, p)?;
+    let (pos, turn) = position(&variant, &opened, p)?;
+    Ok(wire::line(&explore_position(
+        &opened, &variant, &pos, turn,
+    )?))
+}
+
+/// The position with each move's parts and result; values where their sectors are solved.
+fn explore_position(
+    opened: &Opened,
+    variant: &Variant,
+    pos: &Position,
+    turn: Color,
+) -> Result<ExploreJson, Error> {
+    let db = &opened.db;
+    let board = variant.board();
+    let name = |p: crate::Point| board.point_name(p).to_string();
+    let value: Option<Value>;
+    let mut unsolved = None;
+    let moves: Vec<(crate::Move, Option<Value>)> = match db.analyse(pos) {
+        Ok(a) => {
+            value = Some(a.value);
+            a.moves.iter().map(|m| (m.mv, Some(m.value))).collect()
+        }
+        // Some sector is not solved: say which, and give the values there are.
+        Err(e @ Error::Missing { .. }) => {
+            unsolved = Some(e.to_string());
+            value = known(db.probe(pos))?;
+            let mut moves = generate(variant, pos)
+                .iter()
+                .map(|&mv| {
+                    let v = known(db.probe(&play(pos, mv)))?.map(Value::before_move);
+                    Ok((mv, v, mv.to_notation(board)))
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            moves.sort_by(|(_, a, an), (_, b, bn)| match (a, b) {
+                (Some(a), Some(b)) => a.preference(*b).then_with(|| an.cmp(bn)),
+                (a, b) => b.is_some().cmp(&a.is_some()).then_with(|| an.cmp(bn)),
+            });
+            moves.into_iter().map(|(mv, v, _)| (mv, v)).collect()
+        }
+        Err(e) => return Err(e),
+    };
+    let (white, black) = match turn {
+        Color::White => (pos.mover, pos.opponent),
+        Color::Black => (pos.opponent, pos.mover),
+    };
+    let (white_hand, black_hand) = match turn {
+        Color::White => (pos.mover_hand, pos.opponent_hand),
+        Color::Black => (pos.opponent_hand, pos.mover_hand),
+    };
+    Ok(ExploreJson {
+        variant: variant.name().to_string(),
+        position: pos.to_notation(variant, turn),
+        turn: turn.letter(),
+        white_on_board: white.len(),
+        black_on_board: black.len(),
+        white_hand,
+        black_hand,
+        value: value.map(Value::name),
+        depth: value.and_then(Value::depth),
+        unsolved,
+        moves: moves
+            .into_iter()
+            .map(|(mv, v)| ExploreMoveJson {
+                mv: mv.to_notation(board),
+                from: mv.from().map(name),
+                to: name(mv.to()),
+                remove: mv.removed().map(name),
+                value: v.map(Value::name),
+                depth: v.and_then(Value::depth),
+                position: play(pos, mv).to_notation(variant, turn.other()),
+            })
+            .collect(),
+    })
+}
+
+/// A probe's value, `None` for an unsolved sector; other errors pass.
+fn known(probe: Result<Value, Error>) -> Result<Option<Value>, Error> {
+    match probe {
+        Ok(v) => Ok(Some(v)),
+        Err(Error::Missing { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
+    // Every parameter is checked before the database is read.
+    let seed = p
+        .get("seed")
+        .map(|s| {
+            s.parse::<u64>().map_err(|_| {
+                ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!(
+                        "seed must be a number from 0 to 2^64-1, found {:?}",
+                        clip(s)
+                    ),
+                )
+            })
+        })
+        .transpose()?;
+    let (opened, variant) = select(app, p)?;
+    let (pos, turn) = position(&variant, &opened, p)?;
+    let Some(choice) = choose(&opened.db, &pos, seed)? else {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "no move in {:?}: the game is over, {turn} to move has lost",
+                pos.to_notation(&variant, turn)
+            ),
+        ));
+    };
+    let board = variant.board();
+    let reason = match choice.rule {
+        Rule::FastestWin => format!(
+            "a win in {} plies, the fastest; {} of the moves win as fast",
+            choice.value.depth().unwrap_or(0),
+            choice.candidates
+        ),
+        Rule::DrawFewestSafeReplies => format!(
+            "a draw; of the {} drawing moves, one that leaves the opponent the fewest replies that do not lose ({} of {})",
+            choice.candidates,
+            choice.good_replies.unwrap_or(0),
+            choice.replies
+        ),
+        Rule::SlowestLossFewestWinningReplies => format!(
+            "a loss in {} plies, the slowest; of the {} moves that lose as slowly, one that leaves the opponent the fewest winning replies ({} of {})",
+            choice.value.depth().unwrap_or(0),
+            choice.candidates,
+            choice.good_replies.unwrap_or(0),
+            choice.replies
+        ),
+    };
+    Ok(wire::line(&BestMoveJson {
+        variant: variant.name().to_string(),
+        position: pos.to_notation(&variant, turn),
+        mv: choice.mv.to_notation(board),
+        value: choice.value.name(),
+        depth: choice.value.depth(),
+        after: play(&pos, choice.mv).to_notation(&variant, turn.other()),
+        rule: choice.rule.name(),
+        reason,
+        candidates: choice.candidates,
+        good_replies: choice.good_replies,
+        replies: choice.replies,
+    }))
+}

@@ -1,0 +1,771 @@
+// The morris explorer: draws any board from its points and lines, shows every legal move with
+// its perfect-play value, plays clicked moves, and keeps the position in the page address.
+// Talks only to this server's /api; no build step, no dependencies.
+'use strict';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const UNIT = 100; // board units between neighbouring grid points
+const MARGIN = 84;
+const SWITCHES = ['flying', 'removal', 'phases', 'full-board'];
+
+const state = {
+  games: [],        // [{variant, ruleSet, label}] from /api/variants
+  game: null,       // the selected one
+  line: [],         // [{position, move}]: the line played; line[0].move is null
+  at: 0,            // the shown ply of the line
+  data: null,       // /api/explore of the shown position
+  selected: null,   // the piece chosen to move (moving phase)
+  pending: null,    // {from, to, options}: a mill is formed, the removal is to choose
+  hover: null,      // the move under the pointer in the list
+  tab: 'explore',
+  human: 'w',       // the side the user plays in the Play tab
+  hideEval: false,
+  request: 0,       // the latest position request; older answers are dropped
+  engineNote: '',
+};
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined) e.setAttribute(k, v);
+  }
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function svg(tag, attrs = {}, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined) e.setAttribute(k, v);
+  }
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// ---------------------------------------------------------------- the API
+
+function gameParams(game = state.game) {
+  const p = { variant: game.variant.name };
+  for (const s of SWITCHES) p[s] = game.ruleSet.rules[s];
+  return p;
+}
+
+async function api(path, params) {
+  const query = new URLSearchParams(params).toString();
+  const response = await fetch(`/api/${path}${query ? '?' + query : ''}`);
+  let body;
+  try {
+    body = await response.json();
+  } catch (e) {
+    throw new Error(`${response.status} ${response.statusText}`);
+  }
+  if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+  return body;
+}
+
+function showError(message) {
+  const box = $('error');
+  box.textContent = message || '';
+  box.hidden = !message;
+}
+
+// ---------------------------------------------------------------- words
+
+const COLOR = { w: 'White', b: 'Black' };
+const other = (c) => (c === 'w' ? 'b' : 'w');
+
+function plies(n) {
+  return `${n} ${n === 1 ? 'ply' : 'plies'}`;
+}
+
+// A move's value for the side to move, short.
+function moveWords(m) {
+  if (m.value === null) return 'not solved';
+  if (m.value === 'draw') return 'draw';
+  return `${m.value} in ${m.depth}`;
+}
+
+// The position's value in words, naming the winner.
+function verdictWords(d) {
+  const mover = COLOR[d.turn];
+  const opp = COLOR[other(d.turn)];
+  if (d.value === null) return { text: 'Not solved', sub: 'solve its sector to see values' };
+  if (d.moves.length === 0 && d.value === 'draw') {
+    return { text: 'Draw', sub: 'game over: the board is full' };
+  }
+  if (d.moves.length === 0) {
+    const onBoard = d.turn === 'w' ? d.white_on_board + d.white_hand : d.black_on_board + d.black_hand;
+    const why = onBoard < 3 ? `${mover} has fewer than three pieces` : `${mover} cannot move`;
+    return { text: `${opp} has won`, sub: `game over: ${why}` };
+  }
+  if (d.value === 'draw') return { text: 'Draw', sub: 'with perfect play from both sides' };
+  const winner = d.value === 'win' ? mover : opp;
+  return { text: `${winner} wins in ${plies(d.depth)}`, sub: `with perfect play; ${mover} to move` };
+}
+
+// ---------------------------------------------------------------- positions
+
+// Pieces by point name from a position string: {a5: 'w', ...}.
+function pieces(position, board) {
+  const rows = position.split(' ')[0].split('/');
+  const out = {};
+  board.ranks.forEach((rank, i) => {
+    const row = rows[i] || '';
+    rank.forEach((name, j) => {
+      if (row[j] === 'W') out[name] = 'w';
+      else if (row[j] === 'B') out[name] = 'b';
+    });
+  });
+  return out;
+}
+
+// Orders values from the mover's point of view, best first (as the API does).
+function rank(m) {
+  if (m.value === 'win') return m.depth;
+  if (m.value === 'draw') return 10000;
+  if (m.value === 'loss') return 20000 - m.depth;
+  return 30000;
+}
+
+// The best of some moves (the API lists moves best first).
+function bestOf(moves) {
+  return moves.reduce((best, m) => (best === null || rank(m) < rank(best) ? m : best), null);
+}
+
+function valueClass(m) {
+  if (state.hideEval) return 'hidden';
+  return m && m.value ? m.value : 'unknown';
+}
+
+// ---------------------------------------------------------------- the address
+
+function encodeHash() {
+  const p = new URLSearchParams();
+  const g = state.game;
+  p.set('variant', g.variant.name);
+  if (!g.ruleSet.default) for (const s of SWITCHES) p.set(s, g.ruleSet.rules[s]);
+  p.set('position', state.line[state.at].position);
+  return '#' + p.toString().replace(/%2F/g, '/');
+}
+
+function updateHash() {
+  const hash = encodeHash();
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
+
+// The game and position an address names; the first game and its start when it names none.
+function fromHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const name = p.get('variant');
+  let game = null;
+  if (name) {
+    const ofVariant = state.games.filter((g) => g.variant.name === name);
+    game = ofVariant.find((g) => SWITCHES.every((s) => !p.has(s) || p.get(s) === g.ruleSet.rules[s]))
+      || ofVariant[0] || null;
+    if (!game) showError(`This folder holds no solved sectors of ${name}.`);
+  }
+  game = game || state.games[0];
+  return { game, position: p.get('position') || game.variant.start_position };
+}
+
+// ---------------------------------------------------------------- loading positions
+
+function startLine(game, position) {
+  state.game = game;
+  state.line = [{ position, move: null }];
+  state.at = 0;
+  $('game').value = String(state.games.indexOf(game));
+}
+
+async function show() {
+  const id = ++state.request;
+  const entry = state.line[state.at];
+  document.body.dataset.ready = 'false';
+  let data;
+  try {
+    data = await api('explore', { ...gameParams(), position: entry.position });
+  } catch (e) {
+    if (id !== state.request) return;
+    showError(e.message);
+    document.body.dataset.ready = 'error';
+    if (state.data === null) render();
+    return;
+  }
+  if (id !== state.request) return;
+  showError('');
+  entry.position = data.position; // as the server writes it
+  state.data = data;
+  state.selected = null;
+  state.pending = null;
+  state.hover = null;
+  updateHash();
+  render();
+  document.body.dataset.position = data.position;
+  document.body.dataset.ready = 'true';
+  engineTurn();
+}
+
+function go(at) {
+  if (at < 0 || at >= state.line.length || at === state.at) return;
+  state.at = at;
+  show();
+}
+
+function play(move) {
+  if (!move) return;
+  const next = state.line[state.at + 1];
+  if (next && next.move === move.move) {
+    state.at += 1; // the line already goes on with this move: keep the rest
+  } else {
+    state.line = state.line.slice(0, state.at + 1);
+    state.line.push({ position: move.position, move: move.move });
+    state.at += 1;
+  }
+  show();
+}
+
+// ---------------------------------------------------------------- the game against the database
+
+function humanToMove() {
+  return state.tab !== 'play' || !state.data || state.data.turn === state.human;
+}
+
+function engineTurn() {
+  const d = state.data;
+  if (state.tab !== 'play' || !d || humanToMove() || d.moves.length === 0) return;
+  if (d.value === null) {
+    state.engineNote = 'This position is not solved: the database cannot play it.';
+    renderPlayPanel();
+    return;
+  }
+  const id = state.request;
+  state.engineNote = 'Thinking…';
+  renderPlayPanel();
+  const seed = String(Math.floor(Math.random() * 2 ** 32));
+  api('bestmove', { ...gameParams(), position: d.position, seed })
+    .then((best) => {
+      if (id !== state.request) return;
+      state.engineNote = `The database played ${best.move}: ${best.reason}.`;
+      setTimeout(() => {
+        if (id === state.request) play(d.moves.find((m) => m.move === best.move));
+      }, 300);
+    })
+    .catch((e) => {
+      if (id === state.request) showError(e.message);
+    });
+}
+
+// ---------------------------------------------------------------- clicks on the board
+
+function onPoint(name) {
+  const d = state.data;
+  if (!d || !humanToMove() || d.moves.length === 0) return;
+  if (state.pending) {
+    const m = state.pending.options.find((o) => o.remove === name);
+    state.pending = null;
+    if (m) {
+      play(m);
+      return;
+    }
+    renderBoard();
+    return;
+  }
+  // Where the chosen piece goes, else a placement (both exist under Lasker's rules), else a
+  // piece to move.
+  if (state.selected) {
+    const options = d.moves.filter((m) => m.from === state.selected && m.to === name);
+    if (options.length > 0) {
+      choose(options);
+      return;
+    }
+  }
+  const placements = d.moves.filter((m) => m.from === null && m.to === name);
+  if (placements.length > 0) {
+    state.selected = null;
+    choose(placements);
+    return;
+  }
+  const from = d.moves.some((m) => m.from === name) ? name : null;
+  state.selected = from === state.selected ? null : from;
+  renderBoard();
+}
+
+// One move plays; a mill's several removals wait for the piece to remove.
+function choose(options) {
+  if (options.length === 0) return;
+  if (options.length === 1) {
+    play(options[0]);
+    return;
+  }
+  state.pending = { from: options[0].from, to: options[0].to, options };
+  renderBoard();
+}
+
+// ---------------------------------------------------------------- drawing
+
+function geometry(board) {
+  const maxFile = Math.max(...board.points.map((p) => p.file));
+  const maxRank = Math.max(...board.points.map((p) => p.rank));
+  const at = {};
+  for (const p of board.points) {
+    at[p.name] = { x: MARGIN + p.file * UNIT, y: MARGIN + (maxRank - p.rank) * UNIT };
+  }
+  return { at, width: 2 * MARGIN + maxFile * UNIT, height: 2 * MARGIN + maxRank * UNIT, maxRank };
+}
+
+function renderBoard() {
+  const board = state.game.variant.board;
+  const g = geometry(board);
+  const root = $('board');
+  root.replaceChildren();
+  root.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
+  root.append(svg('rect', { class: 'board-bg', x: 0, y: 0, width: g.width, height: g.height, rx: 18 }));
+
+  // Files and ranks that have points.
+  const files = [...new Set(board.points.map((p) => p.file))];
+  const ranks = [...new Set(board.points.map((p) => p.rank))];
+  for (const f of files) {
+    root.append(svg('text', { class: 'label', x: MARGIN + f * UNIT, y: g.height - 24 }, String.fromCharCode(97 + f)));
+  }
+  for (const r of ranks) {
+    root.append(svg('text', { class: 'label', x: 26, y: MARGIN + (g.maxRank - r) * UNIT }, String(r + 1)));
+  }
+
+  const d = state.data;
+  const position = d ? d.position : state.line[state.at].position;
+  const on = pieces(position, board);
+
+  // Closed mills, under the lines.
+  for (const mill of board.mills) {
+    const c = on[mill[0]];
+    if (!c || !mill.every((p) => on[p] === c)) continue;
+    for (const line of board.lines) {
+      for (let i = 0; i + 1 < line.length; i++) {
+        if (mill.includes(line[i]) && mill.includes(line[i + 1])) {
+          const a = g.at[line[i]];
+          const b = g.at[line[i + 1]];
+          root.append(svg('line', { class: `mill-edge ${c}`, x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+        }
+      }
+    }
+  }
+  for (const line of board.lines) {
+    for (let i = 0; i + 1 < line.length; i++) {
+      const a = g.at[line[i]];
+      const b = g.at[line[i + 1]];
+      root.append(svg('line', { class: 'edge', x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+    }
+  }
+  for (const p of board.points) {
+    root.append(svg('circle', { class: 'spot', cx: g.at[p.name].x, cy: g.at[p.name].y, r: 10 }));
+  }
+
+  // The move that led here.
+  const last = state.line[state.at].move;
+  const lastTo = last ? last.split('x')[0].split('-').pop() : null;
+  const lastFrom = last && last.includes('-') ? last.split('-')[0] : null;
+  for (const p of [lastFrom, lastTo]) {
+    if (p && g.at[p]) root.append(svg('circle', { class: 'last', cx: g.at[p].x, cy: g.at[p].y, r: 47 }));
+  }
+
+  const moves = d && humanToMove() ? d.moves : [];
+  const pending = state.pending;
+  const mover = d ? d.turn : 'w';
+
+  // Pieces; while a removal is chosen, the moved piece shows at its new point.
+  for (const p of board.points) {
+    let c = on[p.name];
+    let cls = '';
+    if (pending && pending.from === p.name) cls = ' ghost';
+    if (pending && pending.to === p.name) { c = mover; cls = ' ghost'; }
+    if (!c) continue;
+    root.append(svg('circle', { class: `piece ${c}${cls}`, cx: g.at[p.name].x, cy: g.at[p.name].y, r: 37 }));
+  }
+
+  // Where the moves go, coloured by value (the best of the moves through a point).
+  const marks = new Map(); // point -> {moves, kind}
+  const mark = (point, m, kind) => {
+    if (!marks.has(point)) marks.set(point, { moves: [], kind });
+    marks.get(point).moves.push(m);
+  };
+  if (pending) {
+    for (const m of pending.options) mark(m.remove, m, 'removal');
+  } else if (moves.length > 0) {
+    if (state.selected) {
+      for (const m of moves.filter((x) => x.from === state.selected)) mark(m.to, m, 'target');
+    } else {
+      for (const m of moves) {
+        if (m.from === null) mark(m.to, m, 'target');
+        else mark(m.from, m, 'piece');
+      }
+    }
+  }
+  if (state.selected && !pending) {
+    const s = g.at[state.selected];
+    root.append(svg('circle', { class: 'selected', cx: s.x, cy: s.y, r: 46 }));
+  }
+  for (const [point, { moves: ms, kind }] of marks) {
+    const best = bestOf(ms);
+    const cls = valueClass(best);
+    const { x, y } = g.at[point];
+    const title = `${ms.map((m) => m.move).join(', ')}: ${state.hideEval ? '' : moveWords(best)}`;
+    if (kind === 'target') {
+      const t = svg('circle', { class: `target ${cls}`, cx: x, cy: y, r: 30 });
+      t.append(svg('title', {}, title));
+      root.append(t);
+      if (!state.hideEval && best.value !== null) {
+        const label = best.depth === null ? '=' : String(best.depth);
+        root.append(svg('text', { class: `depth ${cls}`, x, y }, label));
+      }
+    } else {
+      root.append(svg('circle', { class: `ring ${cls}`, cx: x, cy: y, r: 44 }));
+      if (kind === 'removal' && !state.hideEval && best.depth !== null) {
+        root.append(svg('text', { class: `depth on-${on[point] || 'w'}`, x, y }, String(best.depth)));
+      }
+    }
+  }
+
+  // The move under the pointer in the list.
+  if (state.hover && !pending) drawMove(root, g, state.hover);
+
+  // Click targets on top of everything.
+  for (const p of board.points) {
+    const playable = marks.has(p.name) || (moves.length > 0 && moves.some((m) => m.from === p.name));
+    const hit = svg('circle', {
+      class: playable ? 'hit' : 'hit idle',
+      cx: g.at[p.name].x, cy: g.at[p.name].y, r: 48,
+      'data-point': p.name,
+    });
+    hit.append(svg('title', {}, p.name));
+    hit.addEventListener('click', () => onPoint(p.name));
+    root.append(hit);
+  }
+}
+
+function drawMove(root, g, m) {
+  const to = g.at[m.to];
+  if (m.from) {
+    const from = g.at[m.from];
+    const dx = to.x - from.x;
+    const dy = to.y - from.y;
+    const len = Math.hypot(dx, dy) || 1;
+    const ux = dx / len;
+    const uy = dy / len;
+    const end = { x: to.x - ux * 30, y: to.y - uy * 30 };
+    root.append(svg('line', { class: 'arrow', x1: from.x + ux * 20, y1: from.y + uy * 20, x2: end.x, y2: end.y }));
+    const head = [
+      [to.x - ux * 8, to.y - uy * 8],
+      [end.x - uy * 16 - ux * 10, end.y + ux * 16 - uy * 10],
+      [end.x + uy * 16 - ux * 10, end.y - ux * 16 - uy * 10],
+    ];
+    root.append(svg('polygon', { class: 'arrow-head', points: head.map((p) => p.join(',')).join(' ') }));
+  } else {
+    root.append(svg('circle', { class: 'selected', cx: to.x, cy: to.y, r: 44 }));
+  }
+  if (m.remove) {
+    const r = g.at[m.remove];
+    root.append(svg('line', { class: 'cross', x1: r.x - 22, y1: r.y - 22, x2: r.x + 22, y2: r.y + 22 }));
+    root.append(svg('line', { class: 'cross', x1: r.x - 22, y1: r.y + 22, x2: r.x + 22, y2: r.y - 22 }));
+  }
+}
+
+function renderStatus() {
+  const d = state.data;
+  const verdict = $('verdict');
+  const unsolved = $('unsolved');
+  if (!d) {
+    $('turn').textContent = '';
+    verdict.textContent = '';
+    return;
+  }
+  const places = d.moves.some((m) => m.from === null);
+  const moves = d.moves.some((m) => m.from !== null);
+  const phase = d.moves.length === 0 ? 'game over'
+    : places && moves ? 'placing or moving' : places ? 'placing' : 'moving';
+  $('turn').textContent = `${COLOR[d.turn]} to move · ${phase}`;
+  for (const c of ['w', 'b']) {
+    const onBoard = c === 'w' ? d.white_on_board : d.black_on_board;
+    const hand = c === 'w' ? d.white_hand : d.black_hand;
+    $(`count-${c}`).textContent = `${hand} in hand · ${onBoard} on board`;
+    $(`player-${c}`).classList.toggle('to-move', d.turn === c && d.moves.length > 0);
+  }
+  verdict.dataset.value = d.value === null ? 'unknown' : d.value;
+  verdict.dataset.depth = d.depth === null ? '' : String(d.depth);
+  verdict.replaceChildren();
+  if (state.hideEval && d.moves.length > 0) {
+    verdict.append('Evaluation hidden');
+  } else {
+    const w = verdictWords(d);
+    verdict.append(w.text, el('span', { class: 'sub' }, w.sub));
+  }
+  unsolved.hidden = !d.unsolved;
+  unsolved.textContent = d.unsolved ? `Not solved here: ${d.unsolved}` : '';
+}
+
+function renderMoves() {
+  const d = state.data;
+  const list = $('moves');
+  list.replaceChildren();
+  const moves = d ? [...d.moves] : [];
+  if (state.hideEval) moves.sort((a, b) => (a.move < b.move ? -1 : a.move > b.move ? 1 : 0));
+  $('move-count').textContent = d ? `(${moves.length}${d.turn ? `, for ${COLOR[d.turn]}` : ''})` : '';
+  const placing = moves.some((m) => m.from === null);
+  const moving = moves.some((m) => m.from !== null);
+  const how = placing && moving ? 'Click a point to place a piece, or a piece and then where it goes'
+    : placing ? 'Click a point to place a piece' : 'Click a piece, then where it goes';
+  $('move-help').textContent = !d || moves.length === 0 ? ''
+    : !humanToMove() ? 'The database is to move.'
+      : `${how}; when it closes a mill, click the piece to remove.`;
+  for (const m of moves) {
+    const cls = valueClass(m);
+    const item = el('li', {
+      class: cls,
+      'data-move': m.move,
+      'data-value': state.hideEval ? null : (m.value || 'unknown'),
+      'data-depth': state.hideEval || m.depth === null ? '' : String(m.depth),
+    });
+    const b = el('button', { type: 'button', title: `Play ${m.move}` });
+    b.append(el('span', { class: 'mv-name' }, m.move));
+    if (!state.hideEval) b.append(el('span', { class: 'mv-val' }, moveWords(m)));
+    b.disabled = !humanToMove();
+    b.addEventListener('click', () => play(m));
+    b.addEventListener('mouseenter', () => { state.hover = m; renderBoard(); });
+    b.addEventListener('mouseleave', () => { state.hover = null; renderBoard(); });
+    b.addEventListener('focus', () => { state.hover = m; renderBoard(); });
+    b.addEventListener('blur', () => { state.hover = null; renderBoard(); });
+    item.append(b);
+    list.append(item);
+  }
+}
+
+function renderLine() {
+  const list = $('line');
+  list.replaceChildren();
+  state.line.forEach((entry, i) => {
+    const label = i === 0 ? 'start' : `${i}. ${entry.move}`;
+    const b = el('button', { type: 'button', 'data-ply': String(i), class: i === state.at ? 'current' : null }, label);
+    b.addEventListener('click', () => go(i));
+    const item = el('li');
+    item.append(b);
+    list.append(item);
+  });
+  $('first').disabled = state.at === 0;
+  $('undo').disabled = state.at === 0;
+  $('redo').disabled = state.at >= state.line.length - 1;
+  $('last').disabled = state.at >= state.line.length - 1;
+}
+
+function renderPlayPanel() {
+  $('play-panel').hidden = state.tab !== 'play';
+  for (const b of document.querySelectorAll('.side')) {
+    b.setAttribute('aria-pressed', String(b.dataset.side === state.human));
+  }
+  $('engine').textContent = state.engineNote || 'The database plays the other side perfectly.';
+}
+
+function render() {
+  renderBoard();
+  renderStatus();
+  renderMoves();
+  renderLine();
+  renderPlayPanel();
+  const input = $('position-input');
+  if (document.activeElement !== input) input.value = state.line[state.at].position;
+}
+
+// ---------------------------------------------------------------- statistics
+
+async function renderStats() {
+  const game = state.game;
+  $('stats-game').textContent = $('game').selectedOptions[0]?.textContent || game.variant.name;
+  const chart = $('stats-chart');
+  const table = $('stats-table');
+  chart.replaceChildren();
+  table.replaceChildren();
+  $('stats-summary').textContent = 'Loading…';
+  let stats;
+  try {
+    stats = await api('stats', gameParams(game));
+  } catch (e) {
+    $('stats-summary').textContent = e.message;
+    return;
+  }
+  if (state.game !== game) return;
+  const total = stats.sectors.reduce((t, s) => t + s.positions, 0);
+  const deepest = stats.sectors.reduce((t, s) => Math.max(t, s.max_depth), 0);
+  const start = stats.start === null ? 'not solved'
+    : stats.start.value === 'draw' ? 'a draw'
+      : `${stats.start.value === 'win' ? 'White' : 'Black'} wins in ${plies(stats.start.depth)}`;
+  $('stats-summary').textContent = `${stats.sectors.length} sectors solved, ${total.toLocaleString('en')} positions; `
+    + `the deepest value is ${plies(deepest)}; the start position is ${start}.`;
+
+  // One stacked bar per sector: win, draw and loss shares.
+  const rowH = 18;
+  const labelW = 86;
+  const barW = 560;
+  const width = labelW + barW + 70;
+  chart.setAttribute('viewBox', `0 0 ${width} ${stats.sectors.length * rowH + 20}`);
+  stats.sectors.forEach((s, i) => {
+    const y = 10 + i * rowH;
+    chart.append(svg('text', { x: 0, y: y + 12 }, s.sector));
+    let x = labelW;
+    for (const kind of ['win', 'draw', 'loss']) {
+      const w = s.positions ? (s[kind] / s.positions) * barW : 0;
+      if (w > 0) {
+        const r = svg('rect', { class: `bar-${kind}`, x, y: y + 2, width: w, height: rowH - 4 });
+        r.append(svg('title', {}, `${s.sector}: ${s[kind].toLocaleString('en')} ${kind}`));
+        chart.append(r);
+      }
+      x += w;
+    }
+    chart.append(svg('text', { x: labelW + barW + 6, y: y + 12 }, `≤${s.max_depth}`));
+  });
+
+  const head = el('tr');
+  for (const h of ['sector', 'positions', 'win', 'draw', 'loss', 'max depth']) head.append(el('th', {}, h));
+  table.append(head);
+  for (const s of stats.sectors) {
+    const row = el('tr');
+    for (const v of [s.sector, s.positions, s.win, s.draw, s.loss, s.max_depth]) {
+      row.append(el('td', {}, typeof v === 'number' ? v.toLocaleString('en') : v));
+    }
+    table.append(row);
+  }
+}
+
+// ---------------------------------------------------------------- wiring
+
+function setTab(tab) {
+  state.tab = tab;
+  for (const b of document.querySelectorAll('.tab')) {
+    b.setAttribute('aria-selected', String(b.dataset.tab === tab));
+  }
+  $('view-board').hidden = tab === 'stats';
+  $('view-stats').hidden = tab !== 'stats';
+  if (tab === 'stats') {
+    renderStats();
+    return;
+  }
+  state.engineNote = '';
+  if (state.data) {
+    render();
+    engineTurn();
+  }
+}
+
+function label(game) {
+  const v = game.variant;
+  const r = game.ruleSet;
+  let text = v.name;
+  if (!r.default) {
+    const base = v.rule_sets.find((x) => x.default);
+    const changed = SWITCHES.filter((s) => !base || base.rules[s] !== r.rules[s]);
+    text += ` (${changed.map((s) => `${s} ${r.rules[s]}`).join(', ') || r.id})`;
+  }
+  if (r.start === null) text += ` · ${r.sectors_solved} of ${r.sectors_total} sectors`;
+  return text;
+}
+
+async function init() {
+  state.hideEval = localStorage.getItem('morris.hideEval') === 'true';
+  $('hide-eval').checked = state.hideEval;
+  $('hide-eval').addEventListener('change', (e) => {
+    state.hideEval = e.target.checked;
+    localStorage.setItem('morris.hideEval', String(state.hideEval));
+    if (state.data) render();
+  });
+  for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => setTab(b.dataset.tab));
+  for (const b of document.querySelectorAll('.side')) {
+    b.addEventListener('click', () => {
+      state.human = b.dataset.side;
+      state.engineNote = '';
+      renderPlayPanel();
+      if (state.data) { render(); engineTurn(); }
+    });
+  }
+  $('new-game').addEventListener('click', () => {
+    state.engineNote = '';
+    startLine(state.game, state.game.variant.start_position);
+    show();
+  });
+  $('first').addEventListener('click', () => go(0));
+  $('undo').addEventListener('click', undo);
+  $('redo').addEventListener('click', () => go(state.at + 1));
+  $('last').addEventListener('click', () => go(state.line.length - 1));
+  $('start').addEventListener('click', () => {
+    startLine(state.game, state.game.variant.start_position);
+    show();
+  });
+  $('goto').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = $('position-input').value.trim();
+    if (!text) return;
+    startLine(state.game, text);
+    show();
+  });
+  $('copy-link').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      $('copy-link').textContent = 'Copied';
+    } catch (e) {
+      $('copy-link').textContent = 'See the address bar';
+    }
+    setTimeout(() => { $('copy-link').textContent = 'Copy link'; }, 1500);
+  });
+  $('game').addEventListener('change', (e) => {
+    const game = state.games[Number(e.target.value)];
+    startLine(game, game.variant.start_position);
+    if (state.tab === 'stats') renderStats();
+    show();
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === 'ArrowLeft') undo();
+    else if (e.key === 'ArrowRight') go(state.at + 1);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(state.line.length - 1);
+    else if (e.key === 'Escape') { state.selected = null; state.pending = null; renderBoard(); }
+  });
+  window.addEventListener('hashchange', () => {
+    if (state.games.length === 0 || (state.line.length > 0 && location.hash === encodeHash())) return;
+    const { game, position } = fromHash();
+    startLine(game, position);
+    show();
+  });
+
+  let variants;
+  try {
+    variants = await api('variants', {});
+  } catch (e) {
+    showError(`Cannot list the databases: ${e.message}`);
+    return;
+  }
+  for (const v of variants.variants) {
+    for (const r of v.rule_sets) state.games.push({ variant: v, ruleSet: r });
+  }
+  if (state.games.length === 0) {
+    showError('This folder holds no solved databases yet. Run `morris solve --variant six --db DIR` '
+      + '(about a second), then reload this page.');
+    document.body.dataset.ready = 'empty';
+    return;
+  }
+  const select = $('game');
+  state.games.forEach((g, i) => select.append(el('option', { value: String(i) }, label(g))));
+  setTab('explore');
+  const { game, position } = fromHash();
+  startLine(game, position);
+  show();
+}
+
+function undo() {
+  // Against the database, step back to the user's own turn.
+  if (state.tab === 'play' && state.data && state.at >= 2 && state.data.turn === state.human) {
+    go(state.at - 2);
+  } else {
+    go(state.at - 1);
+  }
+}
+
+init();

@@ -1,0 +1,169 @@
+//! The rule sets a server can answer for: every known variant and supported rule value, each
+//! opened at most once for the server's life.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::db::Database;
+use crate::error::Error;
+use crate::sector::{reachable, Sector};
+use crate::variant::{FullBoard, Phases, RuleOverrides, RuleSwitch, Variant};
+use crate::{Flying, Removal};
+
+/// A known variant with one supported rule set.
+pub struct RuleSet {
+    /// The variant and its rules.
+    pub variant: Variant,
+    /// Its folder's name, `VARIANT.RULESETID`.
+    pub folder: String,
+    /// Whether these are the variant's default rules.
+    pub default: bool,
+}
+
+/// A rule set's database, opened once, and the sectors a game from the start can reach.
+pub struct Opened {
+    /// The database (it keeps the sector files it opened).
+    pub db: Database,
+    /// The sectors a game from the start reaches: a position elsewhere cannot occur.
+    pub reachable: BTreeSet<Sector>,
+}
+
+/// Every known rule set and the databases opened so far.
+///
+/// Names from requests are only compared with the known ones, and folder names only built from
+/// those: nothing a client sends becomes part of a path.
+pub struct Catalog {
+    root: PathBuf,
+    /// Variants in the order of `morris variants`, each with default rules.
+    variants: Vec<Variant>,
+    /// Every supported rule set, by folder name.
+    sets: HashMap<String, RuleSet>,
+    opened: Mutex<HashMap<String, Arc<Opened>>>,
+}
+
+impl Catalog {
+    /// The rule sets of every variant under `root`, opened lazily.
+    ///
+    /// # Errors
+    /// `Error::BadFolder` when `root` is itself a rule-set folder (it holds sector files).
+    pub fn new(root: &Path) -> Result<Catalog, Error> {
+        let mut variants = Vec::new();
+        let mut sets = HashMap::new();
+        for name in Variant::names() {
+            let base = Variant::by_name(name)?;
+            // The same check the command line makes, once.
+            if variants.is_empty() {
+                Database::new(root, &base)?;
+            }
+            for &flying in Flying::ALL {
+                for &removal in Removal::ALL {
+                    for &phases in Phases::ALL {
+                        for &full_board in FullBoard::ALL {
+                            let variant = base.clone().with_overrides(RuleOverrides {
+                                flying: Some(flying),
+                                removal: Some(removal),
+                                phases: Some(phases),
+                                full_board: Some(full_board),
+                            });
+                            if variant.rules().check_supported().is_err() {
+                                continue;
+                            }
+                            let folder = variant.rule_set_name();
+                            let default = variant.rules() == base.rules();
+                            sets.insert(
+                                folder.clone(),
+                                RuleSet {
+                                    variant,
+                                    folder,
+                                    default,
+                                },
+                            );
+                        }
+                    }
+                }
+            }
+            variants.push(base);
+        }
+        Ok(Catalog {
+            root: root.to_path_buf(),
+            variants,
+            sets,
+            opened: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The variants, in the order of `morris variants`, with default rules.
+    pub fn variants(&self) -> &[Variant] {
+        &self.variants
+    }
+
+    /// The variant `name` with rule overrides, as the command line builds it.
+    ///
+    /// # Errors
+    /// `Error::UnknownVariant`, or `Error::UnsupportedRule` for a rule value this build cannot
+    /// play.
+    pub fn variant(&self, name: &str, overrides: RuleOverrides) -> Result<Variant, Error> {
+        let base = self
+            .variants
+            .iter()
+            .find(|v| v.name() == name)
+            .ok_or_else(|| {
+                Error::UnknownVariant(
+                    super::params::clip(name),
+                    Variant::names().collect::<Vec<_>>().join(", "),
+                )
+            })?;
+        let variant = base.clone().with_overrides(overrides);
+        variant.rules().check_supported()?;
+        Ok(variant)
+    }
+
+    /// The database of a variant built by [`Catalog::variant`], opened on first use.
+    ///
+    /// # Errors
+    /// `Error::BadFolder` as [`Database::new`] (the folder changed since the start).
+    pub fn open(&self, variant: &Variant) -> Result<Arc<Opened>, Error> {
+        let folder = variant.rule_set_name();
+        let set = self
+            .sets
+            .get(&folder)
+            .ok_or_else(|| Error::UnsupportedRule {
+                rule: "rules",
+                value: variant.rules().id(),
+            })?;
+        let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(o) = opened.get(&folder) {
+            return Ok(o.clone());
+        }
+        let reachable = reachable(&set.variant);
+        let o = Arc::new(Opened {
+            db: Database::new(&self.root, &set.variant)?,
+            reachable,
+        });
+        opened.insert(folder, o.clone());
+        Ok(o)
+    }
+
+    /// The rule sets whose folders are present under the root, in variant order, default
+    /// rules first, then by folder name.
+    pub fn present(&self) -> Vec<&RuleSet> {
+        let names: HashSet<String> = fs::read_dir(&self.root)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        let mut out: Vec<&RuleSet> = names.iter().filter_map(|n| self.sets.get(n)).collect();
+        let order = |s: &RuleSet| {
+            self.variants
+                .iter()
+                .position(|v| v.name() == s.variant.name())
+        };
+        out.sort_by(|a, b| {
+            (order(a), !a.default, &a.folder).cmp(&(order(b), !b.default, &b.folder))
+        });
+        out
+    }
+}

@@ -1,0 +1,164 @@
+//! `morris serve`: the explorer page and the HTTP API over a database folder, read-only.
+//!
+//! Routes (all `GET`; `HEAD` too):
+//!
+//! | path | answer |
+//! |---|---|
+//! | `/` , `/app.js`, `/style.css`, `/favicon.svg` | the explorer page, embedded in the binary |
+//! | `/api/variants` | [`crate::wire::VariantsJson`]: each variant with its board and the rule sets the folder holds |
+//! | `/api/query?variant=..&position=..` | exactly `query --json` ([`crate::wire::QueryJson`]) |
+//! | `/api/stats?variant=..` | exactly `stats --json` ([`crate::wire::StatsJson`]) |
+//! | `/api/explore?variant=..&position=..` | [`crate::wire::ExploreJson`]: the query plus each move's parts and resulting position |
+//! | `/api/bestmove?variant=..&position=..[&seed=N]` | [`crate::wire::BestMoveJson`]: the move perfect play picks ([`bestmove`]) |
+//!
+//! Every API route but `variants` takes the rule switches by name (`flying`, `removal`,
+//! `phases`, `full-board`); `variant` defaults to `nine` as on the command line. Names and
+//! values are checked against the known sets and only select among the rule-set folders
+//! `DIR/VARIANT.RULESETID` built from them, so no parameter ever becomes a path.
+//!
+//! Statuses: 200; 400 bad input (a parameter unknown, repeated, missing or malformed, a
+//! position that is malformed or cannot occur, a game that is over for `bestmove`); 404 a
+//! sector that is not solved (the message names the `solve` command) or no such path; 405
+//! another method; 408 a request head that did not arrive within the timeout; 413 a body over
+//! 4 KiB; 431 a request head over 16 KiB; 500 a damaged database or an I/O error; 503 database
+//! work that did not finish within the timeout. Errors are `{"error":"..."}` (the 413 and 431
+//! of the HTTP layer have no body). One line per request goes to standard error: method,
+//! target, status, duration.
+//!
+//! axum routes (on hyper and tower, the tokio project's stack); the connections are served by
+//! hyper's HTTP/1 directly rather than through `axum::serve`, to bound the request head's size
+//! and read time and answer a client too slow to send it with a 408 (see `serve/conn.rs`). tower-http
+//! bounds bodies and handler time. Database reads (memory-mapped, each block hashed on first
+//! read) run on tokio's blocking threads, at most a few per core at once.
+
+mod api;
+mod assets;
+pub mod bestmove;
+mod catalog;
+mod conn;
+mod params;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::routing::get;
+use axum::Router;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+pub use catalog::Catalog;
+
+/// The largest request body accepted (the API takes none).
+const MAX_BODY: usize = 4096;
+
+/// How `morris serve` runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The database folder (a subfolder per variant and rule set), opened read-only.
+    pub db: PathBuf,
+    /// Where to listen.
+    pub bind: SocketAddr,
+    /// How long a request may take to arrive, and to be answered.
+    pub timeout: Duration,
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The database folder is not one.
+    #[error(transparent)]
+    Database(#[from] crate::Error),
+    /// The address cannot be listened on.
+    #[error("cannot listen on {addr}: {cause}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// The operating system's error.
+        cause: std::io::Error,
+    },
+    /// The runtime could not start.
+    #[error("cannot start the server: {0}")]
+    Runtime(std::io::Error),
+}
+
+impl Error {
+    /// Whether the user gave something wrong (a folder that is no database folder) rather
+    /// than the system failing (an address in use or not allowed, no runtime).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            Error::Database(e) => e.is_bad_input(),
+            Error::Bind { .. } | Error::Runtime(_) => false,
+        }
+    }
+}
+
+/// What the handlers share.
+struct App {
+    catalog: Catalog,
+    /// Bounds the database work in flight on blocking threads.
+    work: Arc<tokio::sync::Semaphore>,
+    timeout: Duration,
+}
+
+/// Serves until the process ends; calls `listening` with the bound address once it accepts
+/// connections (the port is the one given, or the one the system chose for port 0).
+///
+/// # Errors
+/// A folder that holds sector files itself (a rule-set folder), an address that cannot be
+/// bound, or a runtime that cannot start.
+pub fn run(config: &Config, listening: impl FnOnce(SocketAddr)) -> Result<(), Error> {
+    let catalog = Catalog::new(&config.db)?;
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .max_blocking_threads(4 * workers + 4)
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let app = Arc::new(App {
+        catalog,
+        work: Arc::new(tokio::sync::Semaphore::new(2 * workers + 2)),
+        timeout: config.timeout,
+    });
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(config.bind)
+            .await
+            .map_err(|cause| Error::Bind {
+                addr: config.bind,
+                cause,
+            })?;
+        let addr = listener.local_addr().map_err(|cause| Error::Bind {
+            addr: config.bind,
+            cause,
+        })?;
+        listening(addr);
+        conn::accept(listener, router(app, config.timeout), config.timeout).await;
+        Ok(())
+    })
+}
+
+/// The routes, with the body limit and the handler timeout.
+fn router(app: Arc<App>, timeout: Duration) -> Router {
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::script))
+        .route("/style.css", get(assets::style))
+        .route("/favicon.svg", get(assets::icon))
+        .route("/api/variants", get(api::variants))
+        .route("/api/query", get(api::query))
+        .route("/api/explore", get(api::explore))
+        .route("/api/bestmove", get(api::bestmove))
+        .route("/api/stats", get(api::stats))
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
+        .with_state(app)
+        .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        // A second net under the handlers' own deadline (see `api`), which says more.
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            timeout + Duration::from_secs(1),
+        ))
+}

@@ -1,0 +1,461 @@
+//! The JSON contracts: the objects `query --json`, `stats --json` and the HTTP API print.
+//!
+//! Both front-ends (the command line and `morris serve`) build their JSON here, so that
+//! `GET /api/query` answers byte for byte what `query --json` prints for the same position, and
+//! `GET /api/stats` what `stats --json` prints. Keys are written in declaration order; the
+//! documented order of each contract is the order of the fields below. Every object is written
+//! on one line: [`json()`] gives the object, [`line()`] the object and a newline.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::db::Database;
+use crate::error::Error;
+use crate::position::{Color, Position};
+use crate::query::Analysis;
+use crate::sector::Sector;
+use crate::storage::SectorStats;
+use crate::value::Value;
+use crate::variant::{RuleSwitch, Variant};
+
+/// The object as JSON on one line.
+pub fn json<T: Serialize>(object: &T) -> String {
+    // Plain data (strings, numbers, options, vectors) cannot fail to serialize.
+    serde_json::to_string(object).unwrap_or_else(|e| {
+        serde_json::json!({ "error": format!("cannot write JSON: {e}") }).to_string()
+    })
+}
+
+/// The object as JSON and a newline: a line as the command line prints it.
+pub fn line<T: Serialize>(object: &T) -> String {
+    let mut text = json(object);
+    text.push('\n');
+    text
+}
+
+/// Why a well-formed position cannot arise in a game from the start, if it cannot: the side
+/// that just moved has already lost, or no game reaches its sector (`reachable` holds every
+/// sector that some game reaches, as [`crate::sector::reachable`] gives them).
+///
+/// Both front-ends refuse such a position with `invalid position "...": ` and this reason,
+/// before reading the database: `query` and `GET /api/query` answer alike.
+pub fn impossible(
+    variant: &Variant,
+    reachable: &BTreeSet<Sector>,
+    pos: &Position,
+    turn: Color,
+) -> Option<String> {
+    let (mover, opponent) = (turn, turn.other());
+    if pos.opponent_pieces() < 3 {
+        return Some(format!(
+            "cannot occur in a game: {opponent}, the side that just moved, has {} on the board and {} in hand, fewer than three pieces, so the game ended before this position",
+            pos.opponent.len(),
+            pos.opponent_hand
+        ));
+    }
+    let sector = Sector::of(pos);
+    if reachable.contains(&sector) {
+        return None;
+    }
+    let counts = format!(
+        "{mover} to move with {} on the board and {} in hand, {opponent} with {} and {} (sector {sector})",
+        pos.mover.len(),
+        pos.mover_hand,
+        pos.opponent.len(),
+        pos.opponent_hand
+    );
+    // Each mill removes one piece, and a side forms mills only with three pieces on the board:
+    // at most one mill for each placement from its third on.
+    let pieces = variant.pieces() as u32;
+    let (mover_lost, opponent_lost) = (pieces - pos.mover_pieces(), pieces - pos.opponent_pieces());
+    let (mover_placed, opponent_placed) = (
+        (variant.pieces() - pos.mover_hand) as u32,
+        (variant.pieces() - pos.opponent_hand) as u32,
+    );
+    // Under Lasker's phases mills also come from moves made with pieces in hand: no reason.
+    let separate = variant.rules().phases == crate::variant::Phases::Separate;
+    let why = if !separate {
+        String::new()
+    } else if opponent_lost > mover_placed.saturating_sub(2) {
+        format!(
+            "; {opponent} has lost {}, but {mover} has placed only {mover_placed} and a mill needs three pieces on the board",
+            pieces_text(opponent_lost)
+        )
+    } else if mover_lost > opponent_placed.saturating_sub(2) {
+        format!(
+            "; {mover} has lost {}, but {opponent} has placed only {opponent_placed} and a mill needs three pieces on the board",
+            pieces_text(mover_lost)
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "cannot occur in a game: no game from the start reaches {counts}{why}"
+    ))
+}
+
+fn pieces_text(n: u32) -> String {
+    if n == 1 {
+        "1 piece".into()
+    } else {
+        format!("{n} pieces")
+    }
+}
+
+/// `{"error":"..."}`: an answer that could not be given, and why.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorJson {
+    /// What went wrong, with context.
+    pub error: String,
+}
+
+/// One move of `query --json`: `{"move":"a1-a4xg7","value":"win","depth":13}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveJson {
+    /// The move in notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// `win`, `loss` or `draw` for the side to move, playing this move.
+    pub value: &'static str,
+    /// Plies to the end from the current position; `null` for a draw.
+    pub depth: Option<u32>,
+}
+
+/// `query --json` (the contract): the position's value and every move's, best first.
+#[derive(Clone, Debug, Serialize)]
+pub struct QueryJson {
+    /// The variant's name.
+    pub variant: String,
+    /// The position in notation, as normalised by the parser.
+    pub position: String,
+    /// `win`, `loss` or `draw` for the side to move.
+    pub value: &'static str,
+    /// Plies to the end under perfect play; `null` for a draw.
+    pub depth: Option<u32>,
+    /// Every legal move, best first.
+    pub moves: Vec<MoveJson>,
+}
+
+impl QueryJson {
+    /// The answer for `pos` (with `turn` to move) from its analysis.
+    pub fn new(variant: &Variant, pos: &Position, turn: Color, analysis: &Analysis) -> QueryJson {
+        QueryJson {
+            variant: variant.name().to_string(),
+            position: pos.to_notation(variant, turn),
+            value: analysis.value.name(),
+            depth: analysis.value.depth(),
+            moves: analysis
+                .moves
+                .iter()
+                .map(|m| MoveJson {
+                    mv: m.mv.to_notation(variant.board()),
+                    value: m.value.name(),
+                    depth: m.value.depth(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A value as `{"value":"win","depth":13}`.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ValueJson {
+    /// `win`, `loss` or `draw`.
+    pub value: &'static str,
+    /// Plies to the end; `null` for a draw.
+    pub depth: Option<u32>,
+}
+
+impl From<Value> for ValueJson {
+    fn from(v: Value) -> ValueJson {
+        ValueJson {
+            value: v.name(),
+            depth: v.depth(),
+        }
+    }
+}
+
+/// One sector of `stats --json`, its keys in the documented order.
+#[derive(Clone, Debug, Serialize)]
+pub struct SectorJson {
+    /// `W-B-WF-BF`.
+    pub sector: String,
+    /// Canonical positions.
+    pub positions: u64,
+    /// Canonical wins for the mover.
+    pub win: u64,
+    /// Canonical losses.
+    pub loss: u64,
+    /// Canonical draws.
+    pub draw: u64,
+    /// Every board of the sector, symmetric copies counted.
+    pub raw_positions: u64,
+    /// Raw wins.
+    pub raw_win: u64,
+    /// Raw losses.
+    pub raw_loss: u64,
+    /// Raw draws.
+    pub raw_draw: u64,
+    /// The largest depth of a win or loss.
+    pub max_depth: u32,
+    /// The file's whole-file checksum, 16 hex digits.
+    pub checksum: String,
+    /// The same counts, for the table of `stats`.
+    #[serde(skip)]
+    pub stats: SectorStats,
+}
+
+/// `stats --json` (the contract): every solved sector's counts, and the start's value.
+#[derive(Clone, Debug, Serialize)]
+pub struct StatsJson {
+    /// The variant's name.
+    pub variant: String,
+    /// The start position's value once its sector is solved, else `null`.
+    pub start: Option<ValueJson>,
+    /// The solved sectors, in increasing order.
+    pub sectors: Vec<SectorJson>,
+}
+
+impl StatsJson {
+    /// Reads the header of every sector file of `db` (no payload), and the start's value.
+    /// No files give no sectors; the caller says what to do about it.
+    ///
+    /// # Errors
+    /// A sector file that cannot be opened, is damaged or holds other rules.
+    pub fn read(db: &Database) -> Result<StatsJson, Error> {
+        let mut sectors = Vec::new();
+        for s in db.present() {
+            let file = db.sector(s)?;
+            let h = file.header();
+            sectors.push(SectorJson::new(s, h.stats, h.checksum_hex()));
+        }
+        let start = db.probe(&Position::start(db.variant())).ok();
+        Ok(StatsJson {
+            variant: db.variant().name().to_string(),
+            start: start.map(ValueJson::from),
+            sectors,
+        })
+    }
+}
+
+impl SectorJson {
+    /// The row of a sector with its header's counts and checksum.
+    pub fn new(sector: Sector, s: SectorStats, checksum: String) -> SectorJson {
+        SectorJson {
+            sector: sector.to_string(),
+            positions: s.positions,
+            win: s.win,
+            loss: s.loss,
+            draw: s.draw,
+            raw_positions: s.raw_positions,
+            raw_win: s.raw_win,
+            raw_loss: s.raw_loss,
+            raw_draw: s.raw_draw,
+            max_depth: s.max_depth,
+            checksum,
+            stats: s,
+        }
+    }
+}
+
+/// A rule set's values by switch name, as the command line and the API take them.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RulesJson {
+    /// `never`, `three` or `always`.
+    pub flying: &'static str,
+    /// `standard`, `strict` or `lenient`.
+    pub removal: &'static str,
+    /// `separate` or `lasker`.
+    pub phases: &'static str,
+    /// `loss` or `draw`.
+    #[serde(rename = "full-board")]
+    pub full_board: &'static str,
+}
+
+impl RulesJson {
+    /// The switches of a variant's rule set.
+    pub fn of(variant: &Variant) -> RulesJson {
+        let r = variant.rules();
+        RulesJson {
+            flying: r.flying.name(),
+            removal: r.removal.name(),
+            phases: r.phases.name(),
+            full_board: r.full_board.name(),
+        }
+    }
+}
+
+/// A point of a board: its name and grid coordinate.
+#[derive(Clone, Debug, Serialize)]
+pub struct PointJson {
+    /// E.g. `d7`.
+    pub name: String,
+    /// File, from 0 (`a`).
+    pub file: u8,
+    /// Rank, from 0 (rank `1`, the bottom).
+    pub rank: u8,
+}
+
+/// A board as data, enough to draw it: points, lines, mills and the ranks of the notation.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardJson {
+    /// Every point, in notation order (top rank first, left to right).
+    pub points: Vec<PointJson>,
+    /// The straight lines, each its points in order; neighbours on a line are adjacent.
+    pub lines: Vec<Vec<String>>,
+    /// The mills, each three points.
+    pub mills: Vec<Vec<String>>,
+    /// The ranks of the position notation, top first, each its points left to right.
+    pub ranks: Vec<Vec<String>>,
+}
+
+impl BoardJson {
+    /// The board of a variant.
+    pub fn of(variant: &Variant) -> BoardJson {
+        let b = variant.board();
+        let names = |pts: &mut dyn Iterator<Item = crate::Point>| {
+            pts.map(|p| b.point_name(p).to_string()).collect::<Vec<_>>()
+        };
+        BoardJson {
+            points: b
+                .all()
+                .iter()
+                .map(|p| PointJson {
+                    name: b.point_name(p).to_string(),
+                    file: b.coord(p).0,
+                    rank: b.coord(p).1,
+                })
+                .collect(),
+            lines: b
+                .lines()
+                .iter()
+                .map(|l| names(&mut l.iter().copied()))
+                .collect(),
+            mills: b.mills().iter().map(|m| names(&mut m.iter())).collect(),
+            ranks: b
+                .ranks()
+                .iter()
+                .map(|r| names(&mut r.iter().copied()))
+                .collect(),
+        }
+    }
+}
+
+/// What a database folder holds of one rule set (`GET /api/variants`).
+#[derive(Clone, Debug, Serialize)]
+pub struct RuleSetJson {
+    /// The rule-set id, e.g. `pieces-6.flying-never.removal-standard...`.
+    pub id: String,
+    /// The rule switches.
+    pub rules: RulesJson,
+    /// Whether these are the variant's default rules.
+    pub default: bool,
+    /// Sector files present.
+    pub sectors_solved: usize,
+    /// Sectors reachable from the start (what a whole solve writes).
+    pub sectors_total: usize,
+    /// The start position's value, or `null` while its sector is not solved.
+    pub start: Option<ValueJson>,
+}
+
+/// A variant with a board and the rule sets a database folder holds of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantJson {
+    /// E.g. `six`.
+    pub name: String,
+    /// A one-line description.
+    pub summary: String,
+    /// Pieces per side.
+    pub pieces: u8,
+    /// The start position in notation.
+    pub start_position: String,
+    /// The board.
+    pub board: BoardJson,
+    /// The rule sets present, default rules first.
+    pub rule_sets: Vec<RuleSetJson>,
+}
+
+/// `GET /api/variants`: every variant of which the folder holds something.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantsJson {
+    /// The variants, in the order of `morris variants`.
+    pub variants: Vec<VariantJson>,
+}
+
+/// A move of `GET /api/explore`: the move, its parts, its value and the position it leads to.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExploreMoveJson {
+    /// The move in notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The point left, `null` for a placement.
+    pub from: Option<String>,
+    /// The point placed on or moved to.
+    pub to: String,
+    /// The opponent's point a mill empties, if any.
+    pub remove: Option<String>,
+    /// As in `query --json`; `null` when the sector of its result is not solved.
+    pub value: Option<&'static str>,
+    /// As in `query --json`; `null` for a draw or an unsolved result.
+    pub depth: Option<u32>,
+    /// The position after the move, in notation.
+    pub position: String,
+}
+
+/// `GET /api/explore`: what the explorer page shows of a position.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExploreJson {
+    /// The variant's name.
+    pub variant: String,
+    /// The position in notation.
+    pub position: String,
+    /// `w` or `b`.
+    pub turn: char,
+    /// White's pieces on the board.
+    pub white_on_board: u32,
+    /// Black's pieces on the board.
+    pub black_on_board: u32,
+    /// White's pieces in hand.
+    pub white_hand: u8,
+    /// Black's pieces in hand.
+    pub black_hand: u8,
+    /// As in `query --json`; `null` when the position's sector is not solved.
+    pub value: Option<&'static str>,
+    /// As in `query --json`.
+    pub depth: Option<u32>,
+    /// Why some values are missing (the sector that is not solved and the command that solves
+    /// it), else `null`.
+    pub unsolved: Option<String>,
+    /// Every legal move, best first; moves without a value last, in notation order.
+    pub moves: Vec<ExploreMoveJson>,
+}
+
+/// `GET /api/bestmove`: the move perfect play chooses, and the rule that chose it.
+#[derive(Clone, Debug, Serialize)]
+pub struct BestMoveJson {
+    /// The variant's name.
+    pub variant: String,
+    /// The position in notation.
+    pub position: String,
+    /// The chosen move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its value for the side to move (the position's own).
+    pub value: &'static str,
+    /// Its depth; `null` for a draw.
+    pub depth: Option<u32>,
+    /// The position after it.
+    pub after: String,
+    /// `fastest-win`, `draw-fewest-safe-replies` or `slowest-loss-fewest-winning-replies`.
+    pub rule: &'static str,
+    /// The rule and its numbers, in words.
+    pub reason: String,
+    /// How many moves keep the position's value.
+    pub candidates: usize,
+    /// For a draw or a loss: the opponent's replies after the chosen move that keep its value
+    /// (draws after a drawing move, wins after a losing move); `null` for a win.
+    pub good_replies: Option<usize>,
+    /// The opponent's legal replies after the chosen move.
+    pub replies: usize,
+}

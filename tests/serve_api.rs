@@ -1,0 +1,520 @@
+//! `morris serve`'s API: the same bytes as the command line, and the documented status for
+//! every kind of bad request (never a panic, never a file outside the folder).
+
+use std::io::{BufReader, Read, Write};
+use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use morris::movegen::{generate, play};
+use morris::{Position, Variant};
+
+mod common;
+mod serve_support;
+
+use common::Rng;
+use serve_support::{enc, get, morris, read_response, request, solved, Server};
+
+const SIX_START: &str = ".../.../..../.../... w 6 6";
+
+/// Positions of six from random play from the start, every ply of each game.
+fn six_positions(seed: u64, games: usize) -> Vec<String> {
+    let v = Variant::by_name("six").unwrap();
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start(&v);
+        let mut turn = morris::Color::White;
+        for _ in 0..40 {
+            out.push(pos.to_notation(&v, turn));
+            let moves = generate(&v, &pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos = play(&pos, moves[rng.below(moves.len() as u64) as usize]);
+            turn = turn.other();
+        }
+    }
+    out
+}
+
+/// Several databases at once: six, and three with another removal rule; solved once for all
+/// the tests of this file.
+fn databases() -> std::path::PathBuf {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(solve_databases).clone()
+}
+
+fn solve_databases() -> std::path::PathBuf {
+    let dir = solved("serve-api", "six", &[]);
+    let out = morris(&[
+        "--variant",
+        "three",
+        "--removal",
+        "strict",
+        "solve",
+        "--quiet",
+        "--db",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    dir
+}
+
+#[test]
+fn query_and_stats_answer_the_bytes_of_the_command_line() {
+    let db = databases();
+    let server = Server::start(&db, 5.0);
+    let dbs = db.to_str().unwrap();
+    let positions = six_positions(7, 12);
+    assert!(positions.len() > 200);
+    // Batch mode prints the same objects, one per line, as `query --json` does one by one.
+    let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["--variant", "six", "query", "--json", "--db", dbs, "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    cli.stdin
+        .take()
+        .unwrap()
+        .write_all((positions.join("\n") + "\n").as_bytes())
+        .unwrap();
+    let batch = cli.wait_with_output().unwrap();
+    assert!(batch.status.success());
+    let lines: Vec<&[u8]> = batch.stdout.split_inclusive(|&b| b == b'\n').collect();
+    assert_eq!(lines.len(), positions.len());
+    for (i, p) in positions.iter().enumerate() {
+        let r = get(
+            server.addr,
+            &format!("/api/query?variant=six&position={}", enc(p)),
+        );
+        assert_eq!(r.status, 200, "{p}: {}", r.text());
+        assert_eq!(r.header("content-type"), Some("application/json"));
+        assert_eq!(r.body, lines[i], "{p}");
+    }
+    // One position through the single-position command, byte for byte.
+    let one = morris(&[
+        "--variant",
+        "six",
+        "query",
+        "--json",
+        "--db",
+        dbs,
+        SIX_START,
+    ]);
+    let r = get(
+        server.addr,
+        &format!("/api/query?variant=six&position={}", enc(SIX_START)),
+    );
+    assert_eq!(r.body, one.stdout);
+    assert_eq!(r.json()["value"], "draw");
+
+    for (variant, rules) in [("six", vec![]), ("three", vec!["--removal", "strict"])] {
+        let mut args = vec!["--variant", variant];
+        args.extend(&rules);
+        args.extend(["stats", "--json", "--db", dbs]);
+        let cli = morris(&args);
+        assert!(cli.status.success());
+        let mut target = format!("/api/stats?variant={variant}");
+        if !rules.is_empty() {
+            target.push_str("&removal=strict");
+        }
+        let r = get(server.addr, &target);
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert_eq!(r.body, cli.stdout, "{target}");
+    }
+    // The rule switches select the folder: three with standard removal is not solved here.
+    let r = get(
+        server.addr,
+        &format!(
+            "/api/query?variant=three&position={}",
+            enc(".../.../... w 3 3")
+        ),
+    );
+    assert_eq!(r.status, 404, "{}", r.text());
+    let three = morris(&[
+        "--variant",
+        "three",
+        "--removal",
+        "strict",
+        "query",
+        "--json",
+        "--db",
+        dbs,
+        ".../.../... w 3 3",
+    ]);
+    let r = get(
+        server.addr,
+        &format!(
+            "/api/query?variant=three&removal=strict&position={}",
+            enc(".../.../... w 3 3")
+        ),
+    );
+    assert_eq!(r.body, three.stdout);
+}
+
+#[test]
+fn variants_explore_and_bestmove() {
+    let db = databases();
+    let server = Server::start(&db, 5.0);
+    let v = get(server.addr, "/api/variants").json();
+    let variants = v["variants"].as_array().unwrap();
+    let names: Vec<&str> = variants
+        .iter()
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["six", "three"]);
+    let six = &variants[0];
+    assert_eq!(six["start_position"], SIX_START);
+    assert_eq!(six["board"]["points"].as_array().unwrap().len(), 16);
+    assert_eq!(six["board"]["mills"].as_array().unwrap().len(), 8);
+    assert_eq!(six["board"]["lines"].as_array().unwrap().len(), 12);
+    assert_eq!(six["board"]["points"][0]["name"], "a5");
+    assert_eq!(six["board"]["points"][0]["rank"], 4);
+    let set = &six["rule_sets"][0];
+    assert_eq!(set["default"], true);
+    assert_eq!(set["rules"]["removal"], "standard");
+    assert_eq!(set["start"]["value"], "draw");
+    assert!(set["sectors_solved"].as_u64().unwrap() > 50);
+    assert_eq!(set["sectors_solved"], set["sectors_total"]);
+    let three = &variants[1]["rule_sets"][0];
+    assert_eq!(three["default"], false);
+    assert_eq!(three["rules"]["removal"], "strict");
+
+    // explore: the query's moves and values, in order, with each move's parts and result.
+    let six_v = Variant::by_name("six").unwrap();
+    for p in six_positions(11, 4) {
+        let q = get(
+            server.addr,
+            &format!("/api/query?variant=six&position={}", enc(&p)),
+        )
+        .json();
+        let e = get(
+            server.addr,
+            &format!("/api/explore?variant=six&position={}", enc(&p)),
+        )
+        .json();
+        assert_eq!(e["position"], q["position"]);
+        assert_eq!(e["value"], q["value"]);
+        assert_eq!(e["depth"], q["depth"]);
+        assert_eq!(e["unsolved"], serde_json::Value::Null);
+        let (pos, turn) = Position::parse(&six_v, &p).unwrap();
+        let qm = q["moves"].as_array().unwrap();
+        let em = e["moves"].as_array().unwrap();
+        assert_eq!(qm.len(), em.len());
+        for (a, b) in qm.iter().zip(em) {
+            assert_eq!(a["move"], b["move"]);
+            assert_eq!(a["value"], b["value"]);
+            assert_eq!(a["depth"], b["depth"]);
+            let mv = morris::Move::parse(six_v.board(), b["move"].as_str().unwrap()).unwrap();
+            assert_eq!(
+                b["position"],
+                play(&pos, mv).to_notation(&six_v, turn.other())
+            );
+            assert_eq!(b["to"], six_v.board().point_name(mv.to()));
+        }
+        // bestmove: a move that keeps the value, its result, and the rule by the value.
+        let best = get(
+            server.addr,
+            &format!("/api/bestmove?variant=six&position={}&seed=3", enc(&p)),
+        );
+        if qm.is_empty() {
+            assert_eq!(best.status, 400, "{}", best.text());
+            assert!(best.json()["error"]
+                .as_str()
+                .unwrap()
+                .contains("game is over"));
+            continue;
+        }
+        let best = best.json();
+        let chosen = qm.iter().find(|m| m["move"] == best["move"]).unwrap();
+        assert_eq!(chosen["value"], q["value"]);
+        assert_eq!(chosen["depth"], q["depth"]);
+        let rule = match q["value"].as_str().unwrap() {
+            "win" => "fastest-win",
+            "draw" => "draw-fewest-safe-replies",
+            _ => "slowest-loss-fewest-winning-replies",
+        };
+        assert_eq!(best["rule"], rule);
+        let after = em.iter().find(|m| m["move"] == best["move"]).unwrap();
+        assert_eq!(best["after"], after["position"]);
+        let again = get(
+            server.addr,
+            &format!("/api/bestmove?variant=six&position={}&seed=3", enc(&p)),
+        )
+        .json();
+        assert_eq!(again["move"], best["move"], "the same seed, the same move");
+    }
+    // The draw rule, checked by hand at the start: no drawing move leaves fewer safe replies.
+    let best = get(
+        server.addr,
+        &format!("/api/bestmove?variant=six&position={}", enc(SIX_START)),
+    )
+    .json();
+    let good = best["good_replies"].as_u64().unwrap();
+    let start = get(
+        server.addr,
+        &format!("/api/explore?variant=six&position={}", enc(SIX_START)),
+    )
+    .json();
+    for m in start["moves"].as_array().unwrap() {
+        let after = get(
+            server.addr,
+            &format!(
+                "/api/query?variant=six&position={}",
+                enc(m["position"].as_str().unwrap())
+            ),
+        )
+        .json();
+        let safe = after["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["value"] == "draw")
+            .count() as u64;
+        assert!(safe >= good, "{} leaves {safe} safe replies", m["move"]);
+    }
+}
+
+#[test]
+fn explore_gives_the_moves_of_unsolved_positions() {
+    let db = solved("serve-unsolved", "nine", &["--sector", "3-3-0-0"]);
+    let server = Server::start(&db, 5.0);
+    let start = ".../.../.../....../.../.../... w 9 9";
+    let e = get(
+        server.addr,
+        &format!("/api/explore?position={}", enc(start)),
+    )
+    .json();
+    assert_eq!(e["value"], serde_json::Value::Null);
+    assert_eq!(e["moves"].as_array().unwrap().len(), 24);
+    let why = e["unsolved"].as_str().unwrap();
+    assert!(
+        why.contains("not solved") && why.contains("morris solve"),
+        "{why}"
+    );
+    let q = get(server.addr, &format!("/api/query?position={}", enc(start)));
+    assert_eq!(q.status, 404);
+    // A 3-3 position is answered.
+    let deep = ".WW/.../.B./B....B/.../.../..W b 0 0";
+    let q = get(server.addr, &format!("/api/query?position={}", enc(deep))).json();
+    assert_eq!(q["value"], "loss");
+    assert_eq!(q["depth"], 26);
+    let best = get(
+        server.addr,
+        &format!("/api/bestmove?position={}", enc(deep)),
+    )
+    .json();
+    assert_eq!(best["rule"], "slowest-loss-fewest-winning-replies");
+    assert_eq!(best["depth"], 26);
+}
+
+/// Each request, the status it must get, and words its error must contain.
+const BAD: &[(&str, &str, u16, &str)] = &[
+    ("GET", "/api/query?variant=six&position=garbage", 400, "invalid position"),
+    ("GET", "/api/query?variant=six&position=W.B%2F...%2F.W.B%2F...%2FW..+b+3+3", 400, "Black's hand must be one more"),
+    ("GET", "/api/query?variant=six&position=WWW%2FWW.%2F....%2F...%2F...+b+0+0", 400, "cannot occur"),
+    ("GET", "/api/query?variant=six&position=WWW%2F...%2F....%2F...%2F...+b+2+3", 400, "no game from the start reaches"),
+    ("GET", "/api/query?variant=six&position=WWX%2F...%2F....%2F...%2F...+w+3+3", 400, "unexpected character"),
+    ("GET", "/api/query?variant=six", 400, "missing parameter \"position\""),
+    ("GET", "/api/query?variant=../../etc/passwd&position=x", 400, "unknown variant"),
+    ("GET", "/api/query?variant=%2E%2E%2F%2E%2E%2Fetc&position=x", 400, "unknown variant"),
+    ("GET", "/api/query?variant=six%00&position=x", 400, "unknown variant"),
+    ("GET", "/api/query?variant=%FF%FE&position=x", 400, "unknown variant"),
+    ("GET", "/api/query?variant=six&flying=../../etc&position=x", 400, "unknown flying value"),
+    ("GET", "/api/query?variant=six&removal=..%2F..%2Fetc&position=x", 400, "unknown removal value"),
+    ("GET", "/api/stats?variant=six&full-board=%2Fetc%2Fpasswd", 400, "unknown full-board value"),
+    ("GET", "/api/query?variant=six&phases=lasker&position=.../.../..../.../...+w+6+6", 404, "--phases lasker"),
+    ("GET", "/api/query?variant=lasker&position=.../.../.../....../.../.../...+w+10+10", 404, "morris solve"),
+    ("GET", "/api/query?variant=six&position=x&position=y", 400, "given twice"),
+    ("GET", "/api/query?variant=six&file=..%2F..%2Fetc%2Fpasswd&position=x", 400, "unknown parameter"),
+    ("GET", "/api/variants?variant=../etc", 400, "unknown parameter"),
+    ("GET", "/api/bestmove?variant=six&position=.../.../..../.../...+w+6+6&seed=-1", 400, "seed"),
+    ("GET", "/api/query?variant=nine&position=.../.../.../....../.../.../...+w+9+9", 404, "morris solve"),
+    ("GET", "/api/stats?variant=nine", 404, "morris solve"),
+    ("GET", "/api/stats?variant=six&flying=always", 404, "morris solve"),
+    ("GET", "/etc/passwd", 404, "no such path"),
+    ("GET", "/../../etc/passwd", 404, "no such path"),
+    ("GET", "/api/../../../etc/passwd", 404, "no such path"),
+    ("GET", "/%2e%2e/%2e%2e/etc/passwd", 404, "no such path"),
+    ("GET", "/api/query/../../../../etc/passwd?variant=six", 404, "no such path"),
+    ("GET", "/six.pieces-6.flying-never.removal-standard.phases-separate.full-board-loss.no-move-loss/0-0-6-6.sec", 404, "no such path"),
+    ("POST", "/api/query?variant=six&position=x", 405, "only GET"),
+    ("DELETE", "/", 405, "only GET"),
+];
+
+#[test]
+fn bad_requests_get_their_status_and_an_error() {
+    let db = databases();
+    let mut server = Server::start(&db, 5.0);
+    for &(method, target, status, words) in BAD {
+        let r = request(server.addr, method, target, "")
+            .unwrap_or_else(|e| panic!("{method} {target}: {e}"));
+        assert_eq!(r.status, status, "{method} {target}: {}", r.text());
+        let error = r.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(words), "{method} {target}: {error}");
+        assert!(error.len() < 1000, "{method} {target}: {error}");
+        assert!(!error.contains("root:"), "{target} leaked a file: {error}");
+    }
+    // A request body is refused past 4 KiB.
+    let r = request(server.addr, "GET", "/api/variants", &"x".repeat(5000)).unwrap();
+    assert_eq!(r.status, 413);
+    // Long parameters are quoted clipped.
+    let long = "y".repeat(10_000);
+    let r = get(
+        server.addr,
+        &format!("/api/query?variant={long}&position=x"),
+    );
+    assert_eq!(r.status, 400);
+    assert!(r.body.len() < 400, "{}", r.text());
+    assert!(server.alive());
+    assert_eq!(get(server.addr, "/api/variants").status, 200);
+    // The log has one line per request: method, target, status, duration.
+    let log = std::fs::read_to_string(&server.log).unwrap();
+    assert!(log.contains("GET /api/stats?variant=nine 404 "), "{log}");
+    assert!(
+        log.contains("POST /api/query?variant=six&position=x 405 "),
+        "{log}"
+    );
+    assert!(!log.contains("panicked"), "{log}");
+}
+
+#[test]
+fn the_page_and_its_assets_are_served_from_the_binary() {
+    let db = databases();
+    let server = Server::start(&db, 5.0);
+    let page = get(server.addr, "/");
+    assert_eq!(page.status, 200);
+    assert!(page
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(page.header("content-security-policy").is_some());
+    assert!(page.text().contains("<script src=\"/app.js\""));
+    for (path, kind) in [
+        ("/app.js", "text/javascript"),
+        ("/style.css", "text/css"),
+        ("/favicon.svg", "image/svg+xml"),
+    ] {
+        let r = get(server.addr, path);
+        assert_eq!(r.status, 200, "{path}");
+        assert!(
+            r.header("content-type").unwrap().starts_with(kind),
+            "{path}"
+        );
+        assert!(r.body.len() > 100, "{path}");
+    }
+    let head = request(server.addr, "HEAD", "/api/variants", "");
+    assert_eq!(head.unwrap().status, 200);
+}
+
+#[test]
+fn oversized_slow_and_silent_clients_are_bounded() {
+    let db = databases();
+    let mut server = Server::start(&db, 1.0);
+
+    // A 1 MB query string: 431 from the HTTP layer, after reading at most its 16 KiB.
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.set_write_timeout(Some(Duration::from_secs(10))).unwrap();
+    let huge = format!(
+        "GET /api/query?variant=six&position={} HTTP/1.1\r\nHost: x\r\n\r\n",
+        "W".repeat(1 << 20)
+    );
+    let _ = s.write_all(huge.as_bytes()); // the server may stop reading early
+    let r = read_response(&mut BufReader::new(&s)).expect("an answer to a 1 MB query string");
+    assert_eq!(r.status, 431);
+
+    // 1 MB of headers too.
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let headers = format!(
+        "GET /api/variants HTTP/1.1\r\nHost: x\r\n{}\r\n",
+        "X-Filler: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n"
+            .repeat(12_000)
+    );
+    let _ = s.write_all(headers.as_bytes());
+    let r = read_response(&mut BufReader::new(&s)).expect("an answer to 1 MB of headers");
+    assert_eq!(r.status, 431);
+
+    // A client sending its request a byte at a time, past the 1 s timeout: 408, in time.
+    let s = TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let answered = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let mut s = s.try_clone().unwrap();
+        let answered = answered.clone();
+        std::thread::spawn(move || {
+            let request = b"GET /api/variants HTTP/1.1\r\nHost: x\r\nX-Slow: yes\r\n\r\n";
+            for &b in request.iter().cycle().take(200) {
+                if answered.load(Ordering::Relaxed) || s.write_all(&[b]).is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
+    let started = Instant::now();
+    let r = read_response(&mut BufReader::new(&s)).expect("an answer to a slow client");
+    answered.store(true, Ordering::Relaxed);
+    let took = started.elapsed();
+    writer.join().unwrap();
+    assert_eq!(r.status, 408, "{}", r.text());
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("did not arrive"));
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(5),
+        "{took:?}"
+    );
+
+    // A client that connects and says nothing is let go, without an answer.
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let started = Instant::now();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    assert!(buf.is_empty(), "{}", String::from_utf8_lossy(&buf));
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    // A malformed request line: 400 from the HTTP layer.
+    let r = request(server.addr, "G\u{1}T", "/", "");
+    if let Ok(r) = r {
+        assert_eq!(r.status, 400);
+    }
+
+    assert!(server.alive());
+    assert_eq!(get(server.addr, "/api/variants").status, 200);
+    let log = std::fs::read_to_string(&server.log).unwrap();
+    assert!(log.contains("431"), "{log}");
+    assert!(log.contains("408"), "{log}");
+}
+
+#[test]
+fn serve_refuses_a_rule_set_folder_and_a_busy_port() {
+    let db = databases();
+    let rule_set = db.join(Variant::by_name("six").unwrap().rule_set_name());
+    let out = morris(&[
+        "serve",
+        "--db",
+        rule_set.to_str().unwrap(),
+        "--bind",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rule-set folder"));
+
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = busy.local_addr().unwrap().to_string();
+    let out = morris(&["serve", "--db", db.to_str().unwrap(), "--bind", &addr]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen on"));
+
+    let out = morris(&["serve", "--bind", "localhost:http"]);
+    assert_eq!(out.status.code(), Some(2), "an address must be IP:PORT");
+    let out = morris(&["serve", "--timeout", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}

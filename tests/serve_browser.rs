@@ -1,0 +1,421 @@
+//! The explorer page in real headless Chromium, driven over WebDriver (Debian's `chromium` and
+//! `chromium-driver`; CI installs them): the start's value, clicked moves with a mill and a
+//! removal, every shown value against `query --json`, undo and redo, the address reopening the
+//! position, the statistics tab, a move by the database in a game, and a phone-sized screen.
+//!
+//! The WebDriver client is the few W3C commands this test needs, over the same small HTTP
+//! client as the API tests: every call has a socket timeout and every wait a bound.
+
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use morris::movegen::play;
+use morris::{Move, Position, Variant};
+use serde_json::{json, Value};
+
+mod serve_support;
+
+use serve_support::{enc, morris, request, solved, wait_for, Server};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// A chromedriver process with one Chromium session; both end when dropped.
+struct Browser {
+    driver: Child,
+    addr: SocketAddr,
+    session: String,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Browser {
+    fn start(profile: &Path, log: &Path) -> Browser {
+        for tool in [CHROMIUM, CHROMEDRIVER] {
+            assert!(
+                Path::new(tool).exists(),
+                "{tool} is missing: the browser test needs Debian's chromium and chromium-driver \
+                 (`apt-get install -y chromium chromium-driver`; .ci/run installs them)"
+            );
+        }
+        // The port is free when chosen; another process may take it first, so try again.
+        for _ in 0..3 {
+            let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+            let mut driver = Command::new(CHROMEDRIVER)
+                .arg(format!("--port={}", addr.port()))
+                .arg(format!("--log-path={}", log.display()))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("start chromedriver");
+            let ready = wait_for(Duration::from_secs(15), || {
+                let r = request(addr, "GET", "/status", "").ok()?;
+                let v: Value = serde_json::from_slice(&r.body).ok()?;
+                (v["value"]["ready"] == true).then_some(())
+            });
+            if ready.is_none() {
+                let _ = driver.kill();
+                let _ = driver.wait();
+                continue;
+            }
+            let _ = std::fs::remove_dir_all(profile);
+            let capabilities = json!({"capabilities": {"alwaysMatch": {
+                "browserName": "chrome",
+                "goog:chromeOptions": {
+                    "binary": CHROMIUM,
+                    "args": [
+                        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                        "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync",
+                        "--disable-dev-shm-usage", "--hide-scrollbars",
+                        "--force-device-scale-factor=1", "--window-size=1200,1000",
+                        format!("--user-data-dir={}", profile.display()),
+                    ],
+                },
+                "timeouts": {"script": 15000, "pageLoad": 30000, "implicit": 0},
+            }}});
+            let created = request(addr, "POST", "/session", &capabilities.to_string());
+            let session = created
+                .ok()
+                .and_then(|r| serde_json::from_slice::<Value>(&r.body).ok())
+                .and_then(|v| v["value"]["sessionId"].as_str().map(str::to_string));
+            match session {
+                Some(session) => {
+                    return Browser {
+                        driver,
+                        addr,
+                        session,
+                    }
+                }
+                None => {
+                    let _ = driver.kill();
+                    let _ = driver.wait();
+                }
+            }
+        }
+        panic!(
+            "could not start chromedriver and a Chromium session; see {}",
+            log.display()
+        );
+    }
+
+    /// One WebDriver command; panics with the driver's message on an error.
+    fn cmd(&self, method: &str, path: &str, body: Value) -> Value {
+        let target = format!("/session/{}{path}", self.session);
+        let body = if method == "GET" {
+            String::new()
+        } else {
+            body.to_string()
+        };
+        let r = request(self.addr, method, &target, &body)
+            .unwrap_or_else(|e| panic!("webdriver {method} {path}: {e}"));
+        let v: Value = serde_json::from_slice(&r.body)
+            .unwrap_or_else(|e| panic!("webdriver {method} {path}: {e}: {}", r.text()));
+        if r.status != 200 {
+            panic!("webdriver {method} {path}: {} {}", r.status, v["value"]);
+        }
+        v["value"].clone()
+    }
+
+    fn goto(&self, url: &str) {
+        self.cmd("POST", "/url", json!({ "url": url }));
+    }
+
+    fn js(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            json!({ "script": script, "args": [] }),
+        )
+    }
+
+    fn click(&self, css: &str) {
+        let found = self.cmd(
+            "POST",
+            "/element",
+            json!({"using": "css selector", "value": css}),
+        );
+        let id = found[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {found}"));
+        self.cmd("POST", &format!("/element/{id}/click"), json!({}));
+    }
+
+    fn window(&self, width: u32, height: u32) {
+        self.cmd(
+            "POST",
+            "/window/rect",
+            json!({"width": width, "height": height}),
+        );
+    }
+
+    fn screenshot(&self, path: &Path) {
+        let data = self.cmd("GET", "/screenshot", json!({}));
+        let png = base64(data.as_str().expect("screenshot data"));
+        assert_eq!(&png[1..4], b"PNG");
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = request(
+            self.addr,
+            "DELETE",
+            &format!("/session/{}", self.session),
+            "",
+        );
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// Decodes standard base64 (the screenshot).
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text
+        .bytes()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/')
+        .map(value)
+        .collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | (d as u32) << (18 - 6 * i));
+        out.extend(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
+
+/// The page's state once it shows `position`: waits (at most 15 s) for it to be ready.
+fn shown(browser: &Browser, position: &str) -> Value {
+    let state = wait_for(Duration::from_secs(15), || {
+        let s = browser.js(
+            "const b = document.body.dataset; const v = document.getElementById('verdict');
+             return {ready: b.ready, position: b.position || null, value: v.dataset.value,
+               depth: v.dataset.depth, verdict: v.textContent, hash: location.hash,
+               error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
+               moves: [...document.querySelectorAll('#moves li')].map(e =>
+                 [e.dataset.move, e.dataset.value, e.dataset.depth])};",
+        );
+        (s["ready"] == "true" && s["position"] == position).then_some(s)
+    });
+    state.unwrap_or_else(|| {
+        panic!(
+            "the page did not show {position} within 15 s: {}",
+            browser.js("return [document.body.dataset.ready, document.body.dataset.position, document.getElementById('error').textContent]")
+        )
+    })
+}
+
+/// The shown value and moves are those of `query --json` for the same position, in order.
+fn check_against_cli(db: &Path, page: &Value, position: &str) {
+    let out = morris(&[
+        "--variant",
+        "six",
+        "query",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        position,
+    ]);
+    assert!(out.status.success());
+    let q: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(page["value"], q["value"], "{position}");
+    let depth = q["depth"].as_u64().map_or(String::new(), |d| d.to_string());
+    assert_eq!(page["depth"], depth.as_str(), "{position}");
+    let expected: Vec<Value> = q["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let depth = m["depth"].as_u64().map_or(String::new(), |d| d.to_string());
+            json!([m["move"], m["value"], depth])
+        })
+        .collect();
+    assert_eq!(page["moves"].as_array().unwrap(), &expected, "{position}");
+}
+
+fn target_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+#[test]
+fn the_explorer_plays_a_line_of_six_in_chromium() {
+    let db = solved("serve-browser", "six", &[]);
+    let server = Server::start(&db, 10.0);
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let browser = Browser::start(
+        &tmp.join("serve-browser-profile"),
+        &tmp.join("serve-browser-chromedriver.log"),
+    );
+    let variant = Variant::by_name("six").unwrap();
+    let start = ".../.../..../.../... w 6 6";
+
+    browser.goto(&format!(
+        "{}/#variant=six&position={}",
+        server.url(),
+        enc(start)
+    ));
+    let page = shown(&browser, start);
+    assert_eq!(page["value"], "draw");
+    assert!(page["verdict"].as_str().unwrap().starts_with("Draw"));
+    check_against_cli(&db, &page, start);
+
+    // Clicks on the board: three placements by White close the top mill a5-c5-e5, and the
+    // fourth click removes Black's piece on b4.
+    let (mut pos, mut turn) = Position::parse(&variant, start).unwrap();
+    let mut position = start.to_string();
+    let clicks: &[(&[&str], &str)] = &[
+        (&["a5"], "a5"),
+        (&["b4"], "b4"),
+        (&["c5"], "c5"),
+        (&["d4"], "d4"),
+        (&["e5", "b4"], "e5xb4"),
+        (&["b4"], "b4"),
+    ];
+    for (points, mv) in clicks {
+        for p in *points {
+            browser.click(&format!("[data-point=\"{p}\"]"));
+        }
+        pos = play(&pos, Move::parse(variant.board(), mv).unwrap());
+        turn = turn.other();
+        position = pos.to_notation(&variant, turn);
+        let page = shown(&browser, &position);
+        check_against_cli(&db, &page, &position);
+        assert!(page["hash"].as_str().unwrap().contains("variant=six"));
+    }
+    // The line lists the moves played.
+    let line =
+        browser.js("return [...document.querySelectorAll('#line button')].map(b => b.textContent)");
+    assert_eq!(line.as_array().unwrap().len(), clicks.len() + 1);
+    assert!(line[5].as_str().unwrap().contains("e5xb4"), "{line}");
+
+    // A move from the list, then undo and redo.
+    let page = shown(&browser, &position);
+    let first = page["moves"][0][0].as_str().unwrap().to_string();
+    browser.click(&format!("#moves li[data-move=\"{first}\"] button"));
+    let after = pos.to_notation(&variant, turn);
+    let next = play(&pos, Move::parse(variant.board(), &first).unwrap());
+    let next = next.to_notation(&variant, turn.other());
+    check_against_cli(&db, &shown(&browser, &next), &next);
+    browser.click("#undo");
+    shown(&browser, &after);
+    browser.click("#redo");
+    shown(&browser, &next);
+    browser.screenshot(&target_dir().join("explorer-six.png"));
+
+    // The address reopens the position.
+    browser.cmd("POST", "/refresh", json!({}));
+    let page = shown(&browser, &next);
+    check_against_cli(&db, &page, &next);
+    let url = browser.cmd("GET", "/url", json!({}));
+    assert!(url.as_str().unwrap().contains("position="), "{url}");
+    browser.screenshot(&target_dir().join("explorer-six-reloaded.png"));
+
+    // The statistics tab: a row per solved sector.
+    let stats = morris(&[
+        "--variant",
+        "six",
+        "stats",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    let stats: Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let sectors = stats["sectors"].as_array().unwrap().len();
+    browser.click("#tab-stats");
+    let rows = wait_for(Duration::from_secs(15), || {
+        let n = browser.js("return document.querySelectorAll('#stats-table tr').length");
+        (n.as_u64() == Some(sectors as u64 + 1)).then_some(n)
+    });
+    assert!(
+        rows.is_some(),
+        "the statistics table did not show {sectors} sectors"
+    );
+    let bars = browser.js("return document.querySelectorAll('#stats-chart rect').length");
+    assert!(bars.as_u64().unwrap() >= sectors as u64);
+    browser.screenshot(&target_dir().join("explorer-six-stats.png"));
+
+    // A game against the database: White places on a5, the database answers with a best move.
+    browser.click("#tab-play");
+    browser.click("#new-game");
+    shown(&browser, start);
+    browser.click("[data-point=\"a5\"]");
+    let (p0, t0) = Position::parse(&variant, start).unwrap();
+    let placed = play(&p0, Move::parse(variant.board(), "a5").unwrap());
+    let placed_text = placed.to_notation(&variant, t0.other());
+    let replied = wait_for(Duration::from_secs(15), || {
+        let s = browser.js("return [document.body.dataset.ready, document.body.dataset.position, document.querySelectorAll('#line button').length]");
+        (s[0] == "true" && s[2] == 3).then(|| s[1].as_str().unwrap().to_string())
+    })
+    .expect("the database answered within 15 s");
+    let q = morris(&[
+        "--variant",
+        "six",
+        "query",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        &placed_text,
+    ]);
+    let q: Value = serde_json::from_slice(&q.stdout).unwrap();
+    let reply = browser.js("return document.querySelectorAll('#line button')[2].textContent");
+    let reply = reply
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .to_string();
+    let chosen = q["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == reply.as_str())
+        .unwrap_or_else(|| panic!("{reply} is not a move of {placed_text}"));
+    assert_eq!(chosen["value"], q["value"], "the database kept the value");
+    assert_eq!(chosen["depth"], q["depth"]);
+    let (after, t1) = Position::parse(&variant, &placed_text).unwrap();
+    let expected = play(&after, Move::parse(variant.board(), &reply).unwrap());
+    assert_eq!(replied, expected.to_notation(&variant, t1.other()));
+
+    // A phone-sized screen: nothing wider than the screen, the board fits.
+    browser.click("#tab-explore");
+    browser.window(390, 844);
+    let fits = wait_for(Duration::from_secs(5), || {
+        let v = browser.js(
+            "const b = document.getElementById('board').getBoundingClientRect();
+             return [document.documentElement.scrollWidth, window.innerWidth, b.width, b.right];",
+        );
+        let (scroll, inner) = (v[0].as_f64()?, v[1].as_f64()?);
+        (inner < 500.0 && scroll <= inner + 1.0 && v[3].as_f64()? <= inner + 1.0).then_some(v)
+    });
+    assert!(
+        fits.is_some(),
+        "the page is wider than a phone screen: {}",
+        browser.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+    );
+    browser.screenshot(&target_dir().join("explorer-six-phone.png"));
+}
