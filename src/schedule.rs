@@ -292,6 +292,9 @@ pub struct CostModel {
     pub cyclic: Vec<f64>,
     /// As `cyclic`, for units where a side of three pieces flies.
     pub flying: Vec<f64>,
+    /// How much more a cyclic unit with pieces in hand (Lasker's rules: place or move) costs
+    /// than a moving-phase unit of the same size and pieces.
+    pub mixed: f64,
     /// Seconds each unit costs besides its slots (opening files, starting threads).
     pub per_unit: f64,
 }
@@ -299,15 +302,37 @@ pub struct CostModel {
 impl CostModel {
     /// The rates measured on the project's reference machine (2 cores of an AMD EPYC Zen 3,
     /// two threads): the README's table of nine's endgame units (`scripts/solve-cost.sh`) and
-    /// its placement units. See `docs/distributed.md` for the fit and its error.
+    /// its placement units; Lasker's mixed units relative to moving ones. Pieces beyond those
+    /// measured (7) take the rate of 7. See `docs/distributed.md` for the fit and its error.
     pub fn reference() -> CostModel {
         const US: f64 = 1e-6;
         CostModel {
             source: "the reference machine's measured rates (2-core AMD EPYC Zen 3, 2 threads)",
             forward: 0.60 * US,
             // 3..=7 pieces; 3 pieces a side always fly under nine's rules.
-            cyclic: vec![0.0, 0.0, 0.0, 0.10 * US, 0.11 * US, 0.10 * US, 0.23 * US, 0.53 * US],
-            flying: vec![0.0, 0.0, 0.0, 0.30 * US, 0.30 * US, 0.30 * US, 0.45 * US, 0.91 * US],
+            cyclic: vec![
+                0.0,
+                0.0,
+                0.0,
+                0.10 * US,
+                0.11 * US,
+                0.10 * US,
+                0.23 * US,
+                0.53 * US,
+            ],
+            flying: vec![
+                0.0,
+                0.0,
+                0.0,
+                0.30 * US,
+                0.30 * US,
+                0.30 * US,
+                0.45 * US,
+                0.91 * US,
+            ],
+            // Lasker's 4-5-1-0 with 5-4-0-1 against 4-5-0-0 with 5-4-0-0 (22.7 M slots each,
+            // one run): 3.0 times; 4-4-0-1 with 4-4-1-0 per slot against 4-4-0-0: 3.9.
+            mixed: 3.0,
             per_unit: 0.05,
         }
     }
@@ -335,7 +360,7 @@ impl CostModel {
             if unit.sectors.iter().all(Sector::is_moving) {
                 cyclic
             } else {
-                cyclic.max(self.forward)
+                cyclic * self.mixed
             }
         } else {
             self.forward

@@ -213,9 +213,8 @@ fn simulate(db: &Database, units: &[WorkUnit], args: &SolveArgs) -> Result<ExitC
     let mut recorded = 0;
     let mut source = String::new();
     if let Some(path) = &args.unit_times {
-        let text = std::fs::read(path).map_err(|e| {
-            bad_input(format!("--unit-times {}: {e}", path.display()))
-        })?;
+        let text = std::fs::read(path)
+            .map_err(|e| bad_input(format!("--unit-times {}: {e}", path.display())))?;
         let times = recorded_times(&String::from_utf8_lossy(&text));
         for (i, u) in units.iter().enumerate() {
             if let Some(&t) = times.get(&unit_name(u)) {

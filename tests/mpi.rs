@@ -116,12 +116,17 @@ fn three_ranks_write_the_files_of_one_process() {
         assert_same(expected, &db, name);
         // Rank 0 planned and handed out; both workers solved something and said so.
         assert!(
-            log.contains(&format!("{units} work units ({units} solved now, 0 already done)")),
+            log.contains(&format!(
+                "{units} work units ({units} solved now, 0 already done)"
+            )),
             "{log}"
         );
         assert!(log.contains("[rank 0 ") && log.contains("workers"), "{log}");
         for w in [1, 2] {
-            assert!(log.contains(&format!("-> rank {w}")), "{name}: rank {w} idle: {log}");
+            assert!(
+                log.contains(&format!("-> rank {w}")),
+                "{name}: rank {w} idle: {log}"
+            );
             assert!(
                 log.lines()
                     .any(|l| l.starts_with(&format!("[rank {w} ")) && l.contains("] solved ")),

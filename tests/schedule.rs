@@ -134,7 +134,10 @@ fn the_simulation_keeps_its_bounds() {
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.max(1.0);
         assert!(close(simulate(&graph, &costs, 1), total), "{name}");
         // With a worker per unit, every unit starts when its last dependency ends.
-        assert!(close(simulate(&graph, &costs, units.len()), critical), "{name}");
+        assert!(
+            close(simulate(&graph, &costs, units.len()), critical),
+            "{name}"
+        );
         for n in [2, 3, 4, 8, 16, 64] {
             let wall = simulate(&graph, &costs, n);
             let lower = (total / n as f64).max(critical);
@@ -263,13 +266,19 @@ fn simulate_workers_prints_the_critical_path_and_wall_times() {
     assert!(text.contains("2 from "), "{text}");
     assert!(text.contains("4 from the cost model"), "{text}");
     // 4-4-0-0 now dominates: it is on the critical path at 8.33 h.
-    assert!(text.contains("8.33 h") && text.contains("4-4-0-0"), "{text}");
+    assert!(
+        text.contains("8.33 h") && text.contains("4-4-0-0"),
+        "{text}"
+    );
 
     for bad in ["0", "x", "1,,2"] {
         let out = run_morris(&["solve", "--simulate-workers", bad, "--db", dbs], "");
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", output_text(&out));
     }
-    let out = run_morris(&["solve", "--plan", "--unit-times", "x.log", "--db", dbs], "");
+    let out = run_morris(
+        &["solve", "--plan", "--unit-times", "x.log", "--db", dbs],
+        "",
+    );
     assert_eq!(out.status.code(), Some(2), "{}", output_text(&out));
 }
 
@@ -278,7 +287,14 @@ fn simulate_workers_prints_the_critical_path_and_wall_times() {
 fn without_the_mpi_feature_solve_mpi_says_how_to_get_it() {
     let db = scratch("no-mpi");
     let out = run_morris(
-        &["--variant", "three", "solve", "--mpi", "--db", db.to_str().unwrap()],
+        &[
+            "--variant",
+            "three",
+            "solve",
+            "--mpi",
+            "--db",
+            db.to_str().unwrap(),
+        ],
         "",
     );
     let text = output_text(&out);

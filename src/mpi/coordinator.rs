@@ -104,7 +104,11 @@ pub(super) fn run(
                 if running[w].take().is_none() {
                     greeted += 1;
                 }
-                failure.get_or_insert(MpiError::Protocol { rank: w, me: 0, why });
+                failure.get_or_insert(MpiError::Protocol {
+                    rank: w,
+                    me: 0,
+                    why,
+                });
                 continue;
             }
         };

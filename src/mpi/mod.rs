@@ -270,8 +270,9 @@ fn send(cluster: &Cluster, to: usize, bytes: &[u8]) {
 }
 
 /// Waits for the next message from `source` without spinning: Open MPI's blocking receive
-/// busy-polls a core, which a worker sharing the machine would lose; naps of at most 20 ms
-/// cost nothing next to units that take seconds.
+/// busy-polls a core, which a worker sharing the machine would lose. Naps grow to 1 ms: a
+/// thousand probes a second cost a few milliseconds of CPU, and a unit waits at most a
+/// millisecond for its worker.
 fn receive(source: &impl Source) -> (Vec<u8>, Status) {
     let mut nap = Duration::from_micros(50);
     loop {
@@ -279,6 +280,6 @@ fn receive(source: &impl Source) -> (Vec<u8>, Status) {
             return matched.matched_receive_vec::<u8>();
         }
         thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(20));
+        nap = (nap * 2).min(Duration::from_millis(1));
     }
 }

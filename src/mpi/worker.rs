@@ -23,11 +23,8 @@ pub(super) fn run(
     let mut solved = 0;
     loop {
         let (bytes, _) = receive(&cluster.world.process_at_rank(0));
-        let message = decode::<ToWorker>(&bytes).map_err(|why| MpiError::Protocol {
-            rank: 0,
-            me,
-            why,
-        });
+        let message =
+            decode::<ToWorker>(&bytes).map_err(|why| MpiError::Protocol { rank: 0, me, why });
         let unit = match message {
             Ok(ToWorker::Solve { unit }) => unit,
             Ok(ToWorker::Stop { why: None }) => {
@@ -49,8 +46,9 @@ pub(super) fn run(
             Some(u) => {
                 progress.unit(u, unit as usize, units.len(), false);
                 // A panic is a bug, but rank 0 must hear of it or it waits for ever.
-                let outcome =
-                    catch_unwind(AssertUnwindSafe(|| threads.install(|| solve_locked(db, u, progress))));
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    threads.install(|| solve_locked(db, u, progress))
+                }));
                 match outcome {
                     Ok(Ok(Some(times))) => {
                         solved += 1;
