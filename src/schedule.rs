@@ -188,7 +188,7 @@ impl Schedule {
 
     /// The ready unit with the longest tail, now running; `None` when no unit is ready (all
     /// done, or every remaining one waits for a running one).
-    pub fn next(&mut self) -> Option<usize> {
+    pub fn next_unit(&mut self) -> Option<usize> {
         let (_, unit) = self.ready.pop_first()?;
         self.state[unit] = UnitState::Running;
         Some(unit)
@@ -250,7 +250,7 @@ pub fn simulate(graph: &UnitGraph, costs: &[f64], workers: usize) -> f64 {
     let mut running: Vec<(f64, usize)> = Vec::with_capacity(workers);
     loop {
         while running.len() < workers {
-            match schedule.next() {
+            match schedule.next_unit() {
                 Some(u) => running.push((now + costs[u], u)),
                 None => break,
             }

@@ -651,7 +651,7 @@ pub fn solve_units(
     }
     db.forget();
     let mut solved = 0;
-    while let Some(i) = schedule.next() {
+    while let Some(i) = schedule.next_unit() {
         let unit = &units[i];
         progress.unit(unit, number, units.len(), false);
         number += 1;

@@ -37,7 +37,7 @@ fn model_costs(v: &Variant, units: &[WorkUnit]) -> Vec<f64> {
 fn order(graph: &UnitGraph, costs: &[f64]) -> Vec<usize> {
     let mut s = Schedule::new(graph, costs);
     let mut out = Vec::new();
-    while let Some(u) = s.next() {
+    while let Some(u) = s.next_unit() {
         assert_eq!(s.state(u), UnitState::Running);
         out.push(u);
         s.done(u);
@@ -81,15 +81,15 @@ fn the_ready_unit_with_the_longest_tail_goes_first_and_done_units_release_theirs
     let mut s = Schedule::new(&graph, &costs);
     // Only 3-3-0-0 reads nothing.
     assert_eq!(s.ready_count(), 1);
-    let first = s.next().unwrap();
+    let first = s.next_unit().unwrap();
     assert_eq!(units[first].sectors[0].to_string(), "3-3-0-0");
-    assert_eq!(s.next(), None, "everything else waits for 3-3-0-0");
+    assert_eq!(s.next_unit(), None, "everything else waits for 3-3-0-0");
     s.done(first);
     // Whenever several are ready, the one handed out has the longest tail.
     let mut handed = 0;
     while !s.is_finished() {
         let mut ready = Vec::new();
-        while let Some(u) = s.next() {
+        while let Some(u) = s.next_unit() {
             ready.push(u);
         }
         for w in ready.windows(2) {

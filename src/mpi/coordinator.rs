@@ -72,7 +72,7 @@ pub(super) fn run(
     loop {
         if failure.is_none() {
             while !free.is_empty() {
-                let Some(u) = schedule.next() else { break };
+                let Some(u) = schedule.next_unit() else { break };
                 let w = free.pop_front().expect("a free worker");
                 send(cluster, w, &encode(&ToWorker::Solve { unit: u as u64 }));
                 running[w] = Some(u);
