@@ -251,6 +251,19 @@ pub struct SolveArgs {
     /// List the work units in dependency order with their sizes, and solve nothing.
     #[arg(long)]
     pub plan: bool,
+    /// Replay the units' costs for N workers (a list such as 1,2,4,8) and print the wall
+    /// time each would take and the critical path; solves nothing (implies --plan).
+    #[arg(long, value_name = "N,...", value_delimiter = ',', value_parser = worker_count)]
+    pub simulate_workers: Vec<usize>,
+    /// With --simulate-workers: the costs of the units a log of `solve` lists (its lines
+    /// `solved UNIT (N slots) in TIME: ...`) instead of the cost model's.
+    #[arg(long, value_name = "LOG", requires = "simulate_workers")]
+    pub unit_times: Option<PathBuf>,
+    /// Solve across the ranks of an MPI job, `mpirun -np N morris solve --mpi ...`: rank 0
+    /// schedules the work units, ranks 1 to N-1 solve them into the shared --db folder
+    /// (needs a build with the `mpi` feature).
+    #[arg(long, conflicts_with_all = ["plan", "simulate_workers"])]
+    pub mpi: bool,
     /// No progress bars.
     #[arg(long, short)]
     pub quiet: bool,
@@ -267,6 +280,15 @@ fn thread_count(text: &str) -> Result<usize, String> {
         Ok(_) => Err(format!(
             "worker threads must be at least 1 and at most {MAX_THREADS}"
         )),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Parses `--simulate-workers`, one count of the list.
+fn worker_count(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+        Ok(_) => Err("workers must be at least 1 and at most 1000000".into()),
         Err(e) => Err(e.to_string()),
     }
 }

@@ -21,11 +21,14 @@ pub mod db;
 pub mod error;
 pub mod index;
 pub mod movegen;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod mv;
 pub mod perft;
 pub mod point;
 pub mod position;
 pub mod query;
+pub mod schedule;
 pub mod sector;
 #[cfg(feature = "serve")]
 pub mod serve;

@@ -22,6 +22,7 @@ use crate::movegen::{
     for_each_move, for_each_unmove, play, too_few_pieces, value_without_moves, MAX_MOVES,
 };
 use crate::position::Position;
+use crate::schedule::{CostModel, Schedule, UnitGraph};
 use crate::sector::{plan, Sector, WorkUnit};
 use crate::storage::{
     encode_cell, max_depth_for_width, write_sector, Header, SectorFile, SectorStats, UnitLock,
@@ -576,7 +577,11 @@ pub fn is_solved(db: &Database, sector: Sector) -> Result<bool, Error> {
     }
 }
 
-fn unit_done(db: &Database, unit: &WorkUnit) -> Result<bool, Error> {
+/// Whether every sector of `unit` is solved.
+///
+/// # Errors
+/// As [`is_solved`].
+pub fn unit_done(db: &Database, unit: &WorkUnit) -> Result<bool, Error> {
     let mut done = true;
     for &s in &unit.sectors {
         done &= is_solved(db, s)?;
@@ -584,37 +589,79 @@ fn unit_done(db: &Database, unit: &WorkUnit) -> Result<bool, Error> {
     Ok(done)
 }
 
+/// The modelled cost of each unit of a plan, which orders the [`Schedule`].
+pub fn unit_costs(db: &Database, units: &[WorkUnit]) -> Vec<f64> {
+    CostModel::reference().costs(db.variant(), units, |s| db.index(s).size())
+}
+
+/// Solves `unit` (its dependencies solved) under its lock, unless another process solved it
+/// while this one waited for the lock: then `Ok(None)`.
+///
+/// # Errors
+/// As [`solve_unit`] and [`is_solved`], and `Error::Io` when the lock cannot be taken.
+pub fn solve_locked(
+    db: &Database,
+    unit: &WorkUnit,
+    progress: &dyn Progress,
+) -> Result<Option<UnitTimes>, Error> {
+    let _lock = UnitLock::acquire(db.dir(), unit.sectors[0], &unit.sectors, || {
+        progress.waiting(unit)
+    })?;
+    // Another process may have solved it while this one waited.
+    db.forget();
+    if unit_done(db, unit)? {
+        return Ok(None);
+    }
+    solve_unit(db, unit, progress).map(Some)
+}
+
 /// Solves every work unit needed for `roots` (dependencies first), skipping units whose files
 /// are already complete and valid. Returns how many units were solved now.
 ///
-/// Each unit is solved under an exclusive lock ([`UnitLock`]), so several processes may solve
-/// one folder together: one that reaches a unit another is solving waits for it and then
-/// skips it.
+/// Units are taken in the order of a [`Schedule`] (the ready unit with the costliest chain
+/// of work behind it first), the order an MPI run's rank 0 hands them out in. Each unit is
+/// solved under an exclusive lock ([`UnitLock`]), so several processes may solve one folder
+/// together: one that reaches a unit another is solving waits for it and then skips it.
 ///
 /// # Errors
 /// As [`solve_unit`] and [`is_solved`]: a damaged or foreign file stops the run untouched.
 pub fn solve(db: &Database, roots: &[Sector], progress: &dyn Progress) -> Result<usize, Error> {
-    let units = plan(db.variant(), roots);
+    solve_units(db, &plan(db.variant(), roots), progress)
+}
+
+/// [`solve`] for the units of a plan (as [`plan`] makes it: dependencies first).
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_units(
+    db: &Database,
+    units: &[WorkUnit],
+    progress: &dyn Progress,
+) -> Result<usize, Error> {
     fs_create_dir(db)?;
-    let mut solved = 0;
-    for (number, unit) in units.iter().enumerate() {
-        let done = unit_done(db, unit)?;
-        progress.unit(unit, number, units.len(), done);
-        if done {
-            continue;
-        }
-        let _lock = UnitLock::acquire(db.dir(), unit.sectors[0], &unit.sectors, || {
-            progress.waiting(unit)
-        })?;
-        // Another process may have solved it while this one waited.
-        db.forget();
+    let graph = UnitGraph::new(db.variant(), units);
+    let mut schedule = Schedule::new(&graph, &unit_costs(db, units));
+    let mut number = 0;
+    for (i, unit) in units.iter().enumerate() {
         if unit_done(db, unit)? {
-            continue;
+            progress.unit(unit, number, units.len(), true);
+            number += 1;
+            schedule.done(i);
         }
-        let times = solve_unit(db, unit, progress)?;
-        solved += 1;
-        progress.unit_solved(unit, &times);
     }
+    db.forget();
+    let mut solved = 0;
+    while let Some(i) = schedule.next_unit() {
+        let unit = &units[i];
+        progress.unit(unit, number, units.len(), false);
+        number += 1;
+        if let Some(times) = solve_locked(db, unit, progress)? {
+            solved += 1;
+            progress.unit_solved(unit, &times);
+        }
+        schedule.done(i);
+    }
+    debug_assert!(schedule.is_finished());
     Ok(solved)
 }
 

@@ -1,0 +1,383 @@
+//! The order of work units: which are ready, which goes next, and what N workers would take.
+//!
+//! A plan ([`crate::sector::plan`]) lists the work units dependencies first; a unit may be
+//! solved once every unit it reads is done. [`Schedule`] holds that ready set and always hands
+//! out the ready unit with the longest chain of work still behind it (its *tail*: its own cost
+//! plus the most costly chain of units that wait for it, directly or not), ties going to the
+//! earlier unit of the plan. The single-process solve, rank 0 of an MPI run and the simulation
+//! all draw units from it, so they take the same decisions in the same order.
+//!
+//! Costs come from a [`CostModel`] (seconds per index slot, measured, by kind of unit) or from
+//! recorded timings; [`simulate`] replays them for N workers and [`UnitGraph::critical_path`]
+//! gives the chain of units that no number of workers shortens.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::sector::{Sector, WorkUnit};
+use crate::variant::Variant;
+
+/// Which units each unit of a plan reads, and which read it.
+#[derive(Clone, Debug)]
+pub struct UnitGraph {
+    dependencies: Vec<Vec<usize>>,
+    dependents: Vec<Vec<usize>>,
+}
+
+impl UnitGraph {
+    /// The graph of a plan (dependencies first, as [`crate::sector::plan`] orders it).
+    ///
+    /// # Panics
+    /// When `units` is not a plan: a unit's move leads to a sector outside `units`, or to a
+    /// unit listed after it.
+    pub fn new(variant: &Variant, units: &[WorkUnit]) -> UnitGraph {
+        let unit_of: BTreeMap<Sector, usize> = units
+            .iter()
+            .enumerate()
+            .flat_map(|(i, u)| u.sectors.iter().map(move |&s| (s, i)))
+            .collect();
+        let mut dependencies = vec![Vec::new(); units.len()];
+        let mut dependents = vec![Vec::new(); units.len()];
+        for (i, unit) in units.iter().enumerate() {
+            let reads: BTreeSet<usize> = unit
+                .sectors
+                .iter()
+                .flat_map(|s| s.successors(variant))
+                .map(|s| match unit_of.get(&s) {
+                    Some(&j) => j,
+                    None => panic!("sector {s} is reached from the plan but not in it"),
+                })
+                .filter(|&j| j != i)
+                .collect();
+            for &j in &reads {
+                assert!(j < i, "unit {i} reads unit {j}, which comes after it");
+                dependents[j].push(i);
+            }
+            dependencies[i] = reads.into_iter().collect();
+        }
+        UnitGraph {
+            dependencies,
+            dependents,
+        }
+    }
+
+    /// The number of units.
+    pub fn len(&self) -> usize {
+        self.dependencies.len()
+    }
+
+    /// Whether the plan is empty.
+    pub fn is_empty(&self) -> bool {
+        self.dependencies.is_empty()
+    }
+
+    /// The units that `unit` reads, in plan order.
+    pub fn dependencies(&self, unit: usize) -> &[usize] {
+        &self.dependencies[unit]
+    }
+
+    /// The units that read `unit`, in plan order.
+    pub fn dependents(&self, unit: usize) -> &[usize] {
+        &self.dependents[unit]
+    }
+
+    /// Each unit's tail: its cost plus the costliest chain of units that wait for it.
+    ///
+    /// # Panics
+    /// When `costs` does not have one entry per unit.
+    pub fn tails(&self, costs: &[f64]) -> Vec<f64> {
+        assert_eq!(costs.len(), self.len(), "one cost per unit");
+        let mut tail = vec![0.0f64; self.len()];
+        // Dependents come later in the plan, so a backward sweep sees them first.
+        for i in (0..self.len()).rev() {
+            let after = self.dependents[i]
+                .iter()
+                .map(|&d| tail[d])
+                .fold(0.0, f64::max);
+            tail[i] = costs[i] + after;
+        }
+        tail
+    }
+
+    /// The critical path: the costliest chain of units each of which reads the one before,
+    /// first unit first, and its cost. No number of workers solves the plan faster.
+    pub fn critical_path(&self, costs: &[f64]) -> (Vec<usize>, f64) {
+        let tail = self.tails(costs);
+        let Some(mut at) = longest(0..self.len(), &tail) else {
+            return (Vec::new(), 0.0);
+        };
+        let total = tail[at];
+        let mut path = vec![at];
+        while let Some(next) = longest(self.dependents[at].iter().copied(), &tail) {
+            path.push(next);
+            at = next;
+        }
+        (path, total)
+    }
+}
+
+/// The unit with the longest tail, the first one on ties.
+fn longest(units: impl Iterator<Item = usize>, tail: &[f64]) -> Option<usize> {
+    units.fold(None, |best, u| match best {
+        Some(b) if tail[b] >= tail[u] => Some(b),
+        _ => Some(u),
+    })
+}
+
+/// Where a unit stands in a [`Schedule`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitState {
+    /// Some unit it reads is not done.
+    Waiting,
+    /// Everything it reads is done; it may be handed out.
+    Ready,
+    /// Handed out, not yet done.
+    Running,
+    /// Solved (now or by an earlier run).
+    Done,
+}
+
+/// The ready set of a plan: hands out units whose dependencies are done, longest tail first.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    dependents: Vec<Vec<usize>>,
+    /// Dependencies not yet done, per unit.
+    missing: Vec<usize>,
+    state: Vec<UnitState>,
+    /// Tails as ordered bits (costs are finite and non-negative, so the bits of an `f64`
+    /// order as its value), largest first, then plan order.
+    key: Vec<Reverse<u64>>,
+    ready: BTreeSet<(Reverse<u64>, usize)>,
+    done: usize,
+}
+
+impl Schedule {
+    /// A schedule of every unit of `graph`, none done yet, with each unit's cost (any unit of
+    /// time; only the order they imply matters).
+    ///
+    /// # Panics
+    /// When `costs` does not have one finite, non-negative entry per unit.
+    pub fn new(graph: &UnitGraph, costs: &[f64]) -> Schedule {
+        assert!(
+            costs.iter().all(|c| c.is_finite() && *c >= 0.0),
+            "costs must be finite and non-negative"
+        );
+        let key = graph
+            .tails(costs)
+            .into_iter()
+            .map(|t| Reverse(t.to_bits()))
+            .collect::<Vec<_>>();
+        let missing: Vec<usize> = graph.dependencies.iter().map(Vec::len).collect();
+        let mut state = vec![UnitState::Waiting; graph.len()];
+        let mut ready = BTreeSet::new();
+        for (i, &m) in missing.iter().enumerate() {
+            if m == 0 {
+                state[i] = UnitState::Ready;
+                ready.insert((key[i], i));
+            }
+        }
+        Schedule {
+            dependents: graph.dependents.clone(),
+            missing,
+            state,
+            key,
+            ready,
+            done: 0,
+        }
+    }
+
+    /// The ready unit with the longest tail, now running; `None` when no unit is ready (all
+    /// done, or every remaining one waits for a running one).
+    pub fn next_unit(&mut self) -> Option<usize> {
+        let (_, unit) = self.ready.pop_first()?;
+        self.state[unit] = UnitState::Running;
+        Some(unit)
+    }
+
+    /// Marks `unit` done, whatever its state (a unit found solved on disk may be waiting or
+    /// ready), and readies the units that waited only for it. Marking it again does nothing.
+    pub fn done(&mut self, unit: usize) {
+        match self.state[unit] {
+            UnitState::Done => return,
+            UnitState::Ready => {
+                self.ready.remove(&(self.key[unit], unit));
+            }
+            UnitState::Waiting | UnitState::Running => {}
+        }
+        self.state[unit] = UnitState::Done;
+        self.done += 1;
+        for &d in &self.dependents[unit] {
+            self.missing[d] -= 1;
+            if self.missing[d] == 0 && self.state[d] == UnitState::Waiting {
+                self.state[d] = UnitState::Ready;
+                self.ready.insert((self.key[d], d));
+            }
+        }
+    }
+
+    /// Where `unit` stands.
+    pub fn state(&self, unit: usize) -> UnitState {
+        self.state[unit]
+    }
+
+    /// How many units are done.
+    pub fn done_count(&self) -> usize {
+        self.done
+    }
+
+    /// How many units are ready to be handed out.
+    pub fn ready_count(&self) -> usize {
+        self.ready.len()
+    }
+
+    /// Whether every unit is done.
+    pub fn is_finished(&self) -> bool {
+        self.done == self.state.len()
+    }
+}
+
+/// What `workers` identical workers take to solve a plan of units with `costs`, each worker
+/// taking the next unit of the [`Schedule`] as soon as it is free (ties: lower worker first;
+/// units finishing together are marked done in plan order).
+///
+/// # Panics
+/// When `workers` is 0, or as [`Schedule::new`].
+pub fn simulate(graph: &UnitGraph, costs: &[f64], workers: usize) -> f64 {
+    assert!(workers > 0, "at least one worker");
+    let mut schedule = Schedule::new(graph, costs);
+    let mut now = 0.0f64;
+    // (finish time, unit) of the running units.
+    let mut running: Vec<(f64, usize)> = Vec::with_capacity(workers);
+    loop {
+        while running.len() < workers {
+            match schedule.next_unit() {
+                Some(u) => running.push((now + costs[u], u)),
+                None => break,
+            }
+        }
+        let Some(first) = running.iter().map(|r| r.0).reduce(f64::min) else {
+            break;
+        };
+        now = first;
+        let mut finished: Vec<usize> = running
+            .iter()
+            .filter(|r| r.0 == first)
+            .map(|r| r.1)
+            .collect();
+        finished.sort_unstable();
+        running.retain(|r| r.0 != first);
+        for u in finished {
+            schedule.done(u);
+        }
+    }
+    debug_assert!(schedule.is_finished());
+    now
+}
+
+/// Seconds per index slot by kind of unit, measured: the wall time of one worker (a process
+/// using all its threads) on the machine the rates were measured on.
+///
+/// A forward-only unit (placement sectors) reads every child from another sector's file, so
+/// its cost per slot hardly depends on the pieces. A cyclic unit's cost grows with the pieces
+/// on the board (more retrograde levels, more of the working state out of cache) and with a
+/// flying side (three pieces flying to any empty point have many more moves and un-moves).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostModel {
+    /// What the rates are: the machine, the threads and where the numbers come from.
+    pub source: &'static str,
+    /// Seconds per slot of a forward-only unit.
+    pub forward: f64,
+    /// Seconds per slot of a cyclic unit without a flying side, by the most pieces one side
+    /// has on the board (`cyclic[k]` for k pieces); the last entry serves for more pieces.
+    pub cyclic: Vec<f64>,
+    /// As `cyclic`, for units where a side of three pieces flies.
+    pub flying: Vec<f64>,
+    /// How much more a cyclic unit with pieces in hand (Lasker's rules: place or move) costs
+    /// than a moving-phase unit of the same size and pieces.
+    pub mixed: f64,
+    /// Seconds each unit costs besides its slots (opening files, starting threads).
+    pub per_unit: f64,
+}
+
+impl CostModel {
+    /// The rates measured on the project's reference machine (2 cores of an AMD EPYC Zen 3,
+    /// two threads): the README's table of nine's endgame units (`scripts/solve-cost.sh`) and
+    /// its placement units; Lasker's mixed units relative to moving ones. Pieces beyond those
+    /// measured (7) take the rate of 7. See `docs/distributed.md` for the fit and its error.
+    pub fn reference() -> CostModel {
+        const US: f64 = 1e-6;
+        CostModel {
+            source: "the reference machine's measured rates (2-core AMD EPYC Zen 3, 2 threads)",
+            forward: 0.60 * US,
+            // 3..=7 pieces; 3 pieces a side always fly under nine's rules.
+            cyclic: vec![
+                0.0,
+                0.0,
+                0.0,
+                0.10 * US,
+                0.11 * US,
+                0.10 * US,
+                0.23 * US,
+                0.53 * US,
+            ],
+            flying: vec![
+                0.0,
+                0.0,
+                0.0,
+                0.30 * US,
+                0.30 * US,
+                0.30 * US,
+                0.45 * US,
+                0.91 * US,
+            ],
+            // Lasker's 4-5-1-0 with 5-4-0-1 against 4-5-0-0 with 5-4-0-0 (22.7 M slots each,
+            // one run): 3.0 times; 4-4-0-1 with 4-4-1-0 per slot against 4-4-0-0: 3.9.
+            mixed: 3.0,
+            per_unit: 0.05,
+        }
+    }
+
+    /// The modelled seconds of `unit`, which has `slots` index slots, under `variant`.
+    pub fn seconds(&self, variant: &Variant, unit: &WorkUnit, slots: u64) -> f64 {
+        let rate = if unit.cyclic {
+            let pieces = unit
+                .sectors
+                .iter()
+                .map(|s| s.mover.max(s.opponent) as usize)
+                .max()
+                .unwrap_or(0);
+            let rules = variant.rules();
+            let flies = unit.sectors.iter().any(|s| {
+                let moving = |hand: u8| rules.may_move(hand);
+                (moving(s.mover_hand) && rules.flies((s.mover + s.mover_hand) as u32))
+                    || (moving(s.opponent_hand)
+                        && rules.flies((s.opponent + s.opponent_hand) as u32))
+            });
+            let table = if flies { &self.flying } else { &self.cyclic };
+            let cyclic = table[pieces.min(table.len() - 1)];
+            // A cyclic unit with pieces in hand (Lasker's rules) also reads its placements'
+            // children from other sectors, as a forward unit does.
+            if unit.sectors.iter().all(Sector::is_moving) {
+                cyclic
+            } else {
+                cyclic * self.mixed
+            }
+        } else {
+            self.forward
+        };
+        self.per_unit + rate * slots as f64
+    }
+
+    /// The modelled seconds of every unit of a plan; `slots` gives a sector's index size.
+    pub fn costs(
+        &self,
+        variant: &Variant,
+        units: &[WorkUnit],
+        slots: impl Fn(Sector) -> u64,
+    ) -> Vec<f64> {
+        units
+            .iter()
+            .map(|u| self.seconds(variant, u, u.sectors.iter().map(|&s| slots(s)).sum()))
+            .collect()
+    }
+}
