@@ -244,3 +244,25 @@ fn a_worker_killed_mid_unit_ends_the_job_and_a_rerun_finishes_identically() {
     );
     assert_same(expected, &db, "after the kill and a rerun");
 }
+
+/// Nine's endgames up to six pieces a side (454 M slots, about two minutes on two cores for
+/// each run): three ranks write the files of one process, byte for byte.
+#[test]
+fn nine_to_six_pieces_with_three_ranks_equals_one_process() {
+    let args: &[&str] = &["--variant", "nine", "solve", "--max-pieces", "6"];
+    let one = scratch("mpi-nine6-reference");
+    let out = Command::new(MORRIS)
+        .args(args)
+        .args(["--threads", "2", "--quiet", "--db", one.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let expected = files(&one).0;
+    assert_eq!(expected.len(), 16, "W and B from 3 to 6");
+    let db = scratch("mpi-nine6");
+    let mut mpi_args = args.to_vec();
+    mpi_args.extend(["--threads", "1", "--mpi", "--db", db.to_str().unwrap()]);
+    let out = run(mpirun(3, &mpi_args));
+    assert!(out.status.success(), "{}", text(&out));
+    assert_same(&expected, &db, "nine to 6 pieces");
+}
