@@ -5,10 +5,9 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use morris::db::Database;
-use morris::sector::Sector;
 use morris::Variant;
 
-use crate::cli::{bad_input, Failure, Out, EXIT_FAILURE};
+use crate::cli::{Failure, Out, EXIT_FAILURE};
 
 /// `morris check`.
 pub fn check(
@@ -18,22 +17,7 @@ pub fn check(
     quiet: bool,
 ) -> Result<ExitCode, Failure> {
     let db = Database::new(dir, variant)?;
-    let sectors = match sector {
-        Some(text) => {
-            let s: Sector = text.parse()?;
-            s.check(variant)?;
-            vec![s]
-        }
-        None => db.present(),
-    };
-    if sectors.is_empty() {
-        return Err(bad_input(format!(
-            "no sector files of {} in {}; run `{}`",
-            variant.rule_set_name(),
-            db.dir().display(),
-            db.solve_command("")
-        )));
-    }
+    let sectors = crate::query_cmd::sectors_to_check(&db, sector)?;
     let bar = ProgressBar::with_draw_target(
         Some(sectors.len() as u64),
         if quiet {

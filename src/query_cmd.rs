@@ -147,15 +147,13 @@ impl Progress for Bar {
     }
 }
 
-/// `morris verify`.
-pub fn verify(
-    variant: &Variant,
-    dir: &Path,
-    sector: Option<&str>,
-    max_faults: usize,
-    quiet: bool,
-) -> Result<ExitCode, Failure> {
-    let db = Database::new(dir, variant)?;
+/// The sectors `verify` and `check` look at: the one named, or every file present.
+///
+/// # Errors
+/// A malformed or impossible sector; no sector files at all (with the command that solves
+/// them).
+pub fn sectors_to_check(db: &Database, sector: Option<&str>) -> Result<Vec<Sector>, Failure> {
+    let variant = db.variant();
     let sectors = match sector {
         Some(text) => {
             let s: Sector = text.parse()?;
@@ -172,6 +170,19 @@ pub fn verify(
             db.solve_command("")
         )));
     }
+    Ok(sectors)
+}
+
+/// `morris verify`.
+pub fn verify(
+    variant: &Variant,
+    dir: &Path,
+    sector: Option<&str>,
+    max_faults: usize,
+    quiet: bool,
+) -> Result<ExitCode, Failure> {
+    let db = Database::new(dir, variant)?;
+    let sectors = sectors_to_check(&db, sector)?;
     let bar = ProgressBar::with_draw_target(
         Some(0),
         if quiet {

@@ -85,8 +85,9 @@ const HEADER_CHECKSUM_AT: usize = 4088;
 /// The board-lines field's size.
 const LINES_SIZE: usize = 1024;
 
-/// Per-sector statistics, canonical and raw (every symmetric image counted).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Per-sector statistics, canonical and raw (every symmetric image counted). Serialized with
+/// its fields in this order, the order `stats --json` documents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SectorStats {
     /// Canonical positions (used slots).
     pub positions: u64,

@@ -176,34 +176,17 @@ impl From<Value> for ValueJson {
     }
 }
 
-/// One sector of `stats --json`, its keys in the documented order.
+/// One sector of `stats --json`, its keys in the documented order (the counts' order is
+/// [`SectorStats`]'s field order).
 #[derive(Clone, Debug, Serialize)]
 pub struct SectorJson {
     /// `W-B-WF-BF`.
     pub sector: String,
-    /// Canonical positions.
-    pub positions: u64,
-    /// Canonical wins for the mover.
-    pub win: u64,
-    /// Canonical losses.
-    pub loss: u64,
-    /// Canonical draws.
-    pub draw: u64,
-    /// Every board of the sector, symmetric copies counted.
-    pub raw_positions: u64,
-    /// Raw wins.
-    pub raw_win: u64,
-    /// Raw losses.
-    pub raw_loss: u64,
-    /// Raw draws.
-    pub raw_draw: u64,
-    /// The largest depth of a win or loss.
-    pub max_depth: u32,
+    /// The counts and the maximum depth.
+    #[serde(flatten)]
+    pub stats: SectorStats,
     /// The file's whole-file checksum, 16 hex digits.
     pub checksum: String,
-    /// The same counts, for the table of `stats`.
-    #[serde(skip)]
-    pub stats: SectorStats,
 }
 
 /// `stats --json` (the contract): every solved sector's counts, and the start's value.
@@ -241,20 +224,11 @@ impl StatsJson {
 
 impl SectorJson {
     /// The row of a sector with its header's counts and checksum.
-    pub fn new(sector: Sector, s: SectorStats, checksum: String) -> SectorJson {
+    pub fn new(sector: Sector, stats: SectorStats, checksum: String) -> SectorJson {
         SectorJson {
             sector: sector.to_string(),
-            positions: s.positions,
-            win: s.win,
-            loss: s.loss,
-            draw: s.draw,
-            raw_positions: s.raw_positions,
-            raw_win: s.raw_win,
-            raw_loss: s.raw_loss,
-            raw_draw: s.raw_draw,
-            max_depth: s.max_depth,
+            stats,
             checksum,
-            stats: s,
         }
     }
 }

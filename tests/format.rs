@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{output_text, payload_offset, rule_dir, run_morris, Rng};
+use common::{output_text, payload_offset, rule_dir, run_morris, scratch, Rng};
 use morris::db::Database;
 use morris::sector::Sector;
 use morris::{Color, Variant};
@@ -20,13 +20,6 @@ fn morris(args: &[&str]) -> Output {
 
 fn text(o: &Output) -> String {
     output_text(o)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn solve(variant: &str, db: &Path, extra: &[&str]) {

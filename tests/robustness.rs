@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{output_text, run_morris, Rng, VARIANTS};
+use common::{output_text, run_morris, scratch, Rng, VARIANTS};
 use morris::movegen::{generate, play};
 use morris::position::clip;
 use morris::sector::{plan, reachable, Sector};
@@ -71,13 +71,6 @@ fn three_db() -> &'static str {
 }
 
 /// An empty folder of its own under the test target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Feeds `input` from a thread, ignoring write errors: the child may stop reading early.
 fn feed(child: &mut Child, input: Vec<u8>) -> thread::JoinHandle<()> {
     let mut stdin = child.stdin.take().unwrap();

@@ -4,22 +4,14 @@
 mod common;
 
 use std::fs;
-use std::path::PathBuf;
 use std::sync::Mutex;
 
-use common::{output_text, run_morris};
+use common::{output_text, run_morris, scratch};
 use morris::db::Database;
 use morris::schedule::{simulate, CostModel, Schedule, UnitGraph, UnitState};
 use morris::sector::{plan, Sector, WorkUnit};
 use morris::solve::{solve, unit_costs, Progress, UnitTimes};
 use morris::Variant;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn whole_plan(name: &str) -> (Variant, Vec<WorkUnit>) {
     let v = Variant::by_name(name).unwrap();

@@ -4,11 +4,11 @@ mod common;
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
-use common::{output_text, run_morris, variant};
+use common::{output_text, run_morris, scratch, variant};
 use morris::db::Database;
 use morris::index::{Orbits, SectorIndex};
 use morris::movegen::{generate, play};
@@ -21,14 +21,6 @@ fn morris(args: &[&str]) -> Output {
 
 fn text(o: &Output) -> String {
     output_text(o)
-}
-
-/// A fresh folder under the target directory, removed first if present.
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn published() -> BTreeMap<String, String> {

@@ -295,3 +295,11 @@ pub fn random_rules_position(v: &Variant, rng: &mut Rng) -> (Position, Color) {
 pub fn board_full(v: &Variant, pos: &Position) -> bool {
     (pos.mover | pos.opponent) == v.board().all()
 }
+
+/// A fresh folder under the target directory, removed first if present.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
