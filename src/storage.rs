@@ -679,19 +679,7 @@ impl SectorFile {
         if s == BLOCK_GOOD {
             Ok(())
         } else {
-            Err(self.bad_block(b))
-        }
-    }
-
-    fn bad_block(&self, b: u64) -> Error {
-        let per = self.header.block_size as u64 / self.header.cell_width as u64;
-        Error::Corrupt {
-            path: self.path.clone(),
-            why: format!(
-                "block {b} (slots {}..{}) fails its checksum",
-                b * per,
-                ((b + 1) * per).min(self.header.slots)
-            ),
+            Err(self.block_error(b))
         }
     }
 
@@ -705,7 +693,15 @@ impl SectorFile {
 
     /// The error of a damaged block, naming file, block and slots.
     pub fn block_error(&self, b: u64) -> Error {
-        self.bad_block(b)
+        let per = self.header.block_size as u64 / self.header.cell_width as u64;
+        Error::Corrupt {
+            path: self.path.clone(),
+            why: format!(
+                "block {b} (slots {}..{}) fails its checksum",
+                b * per,
+                ((b + 1) * per).min(self.header.slots)
+            ),
+        }
     }
 
     /// The cell of `slot` (`None` for an unused slot), its block checked on first read.

@@ -158,15 +158,6 @@ impl Rules {
         )
     }
 
-    /// Refuses rule values this build cannot play or solve (none today; kept so that a
-    /// switch added to the format before the engine learns it is refused, not ignored).
-    ///
-    /// # Errors
-    /// `Error::UnsupportedRule` naming the switch.
-    pub fn check_supported(&self) -> Result<(), Error> {
-        Ok(())
-    }
-
     // The phase rule, the hands rule and the flying rule: every part of the engine that
     // needs one of them asks here.
 

@@ -67,9 +67,6 @@ impl Catalog {
                                 phases: Some(phases),
                                 full_board: Some(full_board),
                             });
-                            if variant.rules().check_supported().is_err() {
-                                continue;
-                            }
                             let folder = variant.rule_set_name();
                             let default = variant.rules() == base.rules();
                             sets.insert(
@@ -102,8 +99,7 @@ impl Catalog {
     /// The variant `name` with rule overrides, as the command line builds it.
     ///
     /// # Errors
-    /// `Error::UnknownVariant`, or `Error::UnsupportedRule` for a rule value this build cannot
-    /// play.
+    /// `Error::UnknownVariant`.
     pub fn variant(&self, name: &str, overrides: RuleOverrides) -> Result<Variant, Error> {
         let base = self
             .variants
@@ -115,9 +111,7 @@ impl Catalog {
                     Variant::names().collect::<Vec<_>>().join(", "),
                 )
             })?;
-        let variant = base.clone().with_overrides(overrides);
-        variant.rules().check_supported()?;
-        Ok(variant)
+        Ok(base.clone().with_overrides(overrides))
     }
 
     /// The database of a variant built by [`Catalog::variant`], opened on first use.
