@@ -74,8 +74,12 @@ fn check(db: &Database, brute: &BruteForce, pos: &Position, expected: Value) -> 
 /// Solves `v` into a fresh folder: through the command line for a named variant (its rule
 /// switches as options), through the library for a custom board.
 fn solve_fresh(v: &Variant, via_cli: bool) -> (PathBuf, Database) {
+    // Tests run in parallel and two of them may solve the same rule set (three's defaults):
+    // each solve gets a folder of its own, or one would delete the other's files.
+    static SOLVES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SOLVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("brute-{}", v.rule_set_name().replace('.', "_")));
+        .join(format!("brute-{}-{n}", v.rule_set_name().replace('.', "_")));
     let _ = std::fs::remove_dir_all(&dir);
     if via_cli {
         let mut args: Vec<String> = v.cli_options().split(' ').map(String::from).collect();
