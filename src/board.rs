@@ -154,6 +154,20 @@ impl Board {
         self.mills_at[p.index()].iter().any(|&m| set.is_superset(m))
     }
 
+    /// The points outside `set` where one more piece of `set` would close a mill (whether
+    /// or not they are empty).
+    #[inline]
+    pub fn closing_points(&self, set: PointSet) -> PointSet {
+        self.mills.iter().fold(PointSet::EMPTY, |acc, &m| {
+            let missing = m - set;
+            if missing.len() == 1 {
+                acc | missing
+            } else {
+                acc
+            }
+        })
+    }
+
     /// The points of `set` that lie in a mill wholly inside `set`.
     #[inline]
     pub fn mill_points(&self, set: PointSet) -> PointSet {

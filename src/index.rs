@@ -39,8 +39,9 @@ const RANK_SHIFT: u32 = 7;
 pub struct Entry(u32);
 
 impl Entry {
+    /// The rank of the set's orbit: its row in a sector whose mover set it is.
     #[inline]
-    fn rank(self) -> usize {
+    pub fn rank(self) -> usize {
         (self.0 >> RANK_SHIFT) as usize
     }
 
@@ -177,6 +178,25 @@ impl Orbits {
         self.size(size).reps.len()
     }
 
+    /// The representative of orbit `rank` among the sets of `size` points, and whether it
+    /// has a non-trivial stabiliser.
+    pub fn representative(&self, size: usize, rank: usize) -> (PointSet, bool) {
+        let table = self.size(size);
+        (
+            PointSet(table.reps[rank]),
+            !table.stabilisers[rank].is_empty(),
+        )
+    }
+
+    /// A ranker of the sets `x | 1 << q` (see [`OneMore::set`]).
+    pub fn one_more(&self) -> OneMore<'_> {
+        OneMore {
+            binom: &self.binom,
+            x: 0,
+            base: [0; 33],
+        }
+    }
+
     /// n choose k.
     #[inline]
     pub fn binomial(&self, n: u32, k: u32) -> u64 {
@@ -226,9 +246,88 @@ impl Orbits {
     }
 }
 
+/// The colex ranks of a squeezed set with one more place (see [`OneMore::set`]).
+pub struct OneMore<'a> {
+    binom: &'a [[u64; 33]; 33],
+    x: u32,
+    base: [u64; 33],
+}
+
+impl OneMore<'_> {
+    /// Prepares the ranks of `x | 1 << q`, for the places `q` outside `x`.
+    #[inline]
+    pub fn set(&mut self, x: u32) {
+        // base[j] is the rank without the added place's own term, when j points of x lie
+        // below it: those keep their index i, the ones above move to i + 1.
+        let binom = self.binom;
+        let mut above: u64 = 0;
+        let mut y = x;
+        let mut i = 1;
+        while y != 0 {
+            above += binom[y.trailing_zeros() as usize][i + 1];
+            i += 1;
+            y &= y - 1;
+        }
+        self.base[0] = above;
+        let mut y = x;
+        let mut j = 1;
+        while y != 0 {
+            let e = y.trailing_zeros() as usize;
+            self.base[j] = self.base[j - 1] + binom[e][j] - binom[e][j + 1];
+            j += 1;
+            y &= y - 1;
+        }
+        self.x = x;
+    }
+
+    /// The colex rank of `x | 1 << q`; `q` must be a place outside `x`.
+    #[inline]
+    pub fn rank(&self, q: u32) -> u64 {
+        debug_assert_eq!(self.x & 1 << q, 0);
+        let j = (self.x & ((1u32 << q) - 1)).count_ones() as usize;
+        self.base[j] + self.binom[q as usize][j + 1]
+    }
+}
+
+/// One row of a sector, for ranking the opponent sets of positions with one mover set: the
+/// mover set's symmetry maps each opponent set into the row ([`RowRank::map`], which is
+/// additive, so the image of a set plus a point is the union of their images), and
+/// [`RowRank::slot`] ranks the image.
+pub struct RowRank<'a> {
+    orbits: &'a Orbits,
+    sym: &'a SymTable,
+    free: u32,
+    stabiliser: &'a [u8],
+    base: u64,
+}
+
+impl RowRank<'_> {
+    /// The first slot of the row.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// The image of a set under the symmetry that maps the mover set to its representative.
+    #[inline]
+    pub fn map(&self, set: PointSet) -> u32 {
+        self.sym.apply(set.0)
+    }
+
+    /// The slot of the position whose opponent set has the image `mapped`.
+    #[inline]
+    pub fn slot(&self, mapped: u32) -> u64 {
+        let o = self.orbits;
+        let mut best = o.squeezed_rank(mapped, self.free);
+        for &t in self.stabiliser {
+            best = best.min(o.squeezed_rank(o.syms[t as usize].apply(mapped), self.free));
+        }
+        self.base + best
+    }
+}
+
 /// The next larger number with as many set bits (Gosper's hack, without division).
 #[inline]
-fn next_combination(x: u32) -> u32 {
+pub fn next_combination(x: u32) -> u32 {
     if x == 0 {
         return 0;
     }
@@ -307,6 +406,32 @@ impl SectorIndex {
             }
         }
         e.rank() as u64 * self.stride + best
+    }
+
+    /// The slots of one row: the opponent sets of one mover orbit.
+    pub fn stride(&self) -> u64 {
+        self.stride
+    }
+
+    /// The row of the positions whose mover set is `mover`, for ranking many opponent sets
+    /// with that mover set (see [`RowRank`]).
+    #[inline]
+    pub fn row_of(&self, mover: PointSet) -> RowRank<'_> {
+        debug_assert_eq!(mover.len(), self.sector.mover as u32);
+        let o = &*self.orbits;
+        let e = o.entry(mover);
+        let sym = &o.syms[e.sym()];
+        RowRank {
+            orbits: o,
+            sym,
+            free: !sym.apply(mover.0) & PointSet::first(o.points as usize).0,
+            stabiliser: if e.stabilised() {
+                &o.size(self.sector.mover as usize).stabilisers[e.rank()]
+            } else {
+                &[]
+            },
+            base: e.rank() as u64 * self.stride,
+        }
     }
 
     /// The orbit tables.
@@ -445,6 +570,25 @@ mod tests {
                     }
                     previous = Some(x);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn one_more_ranks_equal_colex_ranks() {
+        let v = Variant::by_name("nine").unwrap();
+        let o = Orbits::new(&v);
+        for k in 0..6 {
+            let mut x = (1u32 << k) - 1;
+            let mut ranks = o.one_more();
+            for _ in 0..o.binomial(18, k) {
+                ranks.set(x);
+                for q in 0..18 {
+                    if x & 1 << q == 0 {
+                        assert_eq!(ranks.rank(q), colex(&o.binom, x | 1 << q), "{x:b} + {q}");
+                    }
+                }
+                x = next_combination(x);
             }
         }
     }

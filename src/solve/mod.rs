@@ -29,6 +29,8 @@ use crate::storage::{
 };
 use crate::value::Value;
 
+mod placement;
+
 /// Receives progress reports; the command line draws bars from them.
 pub trait Progress: Sync {
     /// Work unit `number` (from 0) of `count` begins; `done` when its files are already valid.
@@ -240,7 +242,9 @@ impl Unit<'_> {
             });
             return;
         }
-        p.counter[slot].store(count as u8, Relaxed);
+        if let Some(c) = p.counter.get(slot) {
+            c.store(count as u8, Relaxed);
+        }
         let pending = if !any {
             // No move: lost, or a drawn full board (which then stays unresolved: a draw).
             match value_without_moves(self.db.variant(), &pos) {
@@ -316,6 +320,76 @@ impl Unit<'_> {
                     self.set_pending(k, j, (level + 1).max(outside), cur);
                 }
             }
+        }
+    }
+
+    /// The working state of `unit`, its sectors' children opened, before initialisation.
+    fn new<'a>(db: &'a Database, unit: &WorkUnit) -> Result<Unit<'a>, Error> {
+        let parts: Vec<Part> = unit
+            .sectors
+            .iter()
+            .map(|&s| {
+                let index = db.index(s);
+                let n = index.size() as usize;
+                // Forward units count no children inside the unit.
+                let counted = if unit.cyclic { n } else { 0 };
+                Part {
+                    index,
+                    state: (0..n)
+                        .into_par_iter()
+                        .map(|_| AtomicU16::new(UNUSED))
+                        .collect(),
+                    counter: (0..counted)
+                        .into_par_iter()
+                        .map(|_| AtomicU8::new(0))
+                        .collect(),
+                }
+            })
+            .collect();
+        let mut children = Vec::new();
+        for &s in &unit.sectors {
+            for c in s.successors(db.variant()) {
+                if !unit.sectors.contains(&c) && !children.iter().any(|x: &Child| x.sector == c) {
+                    children.push(Child {
+                        sector: c,
+                        index: db.index(c),
+                        file: db.sector(c)?,
+                    });
+                }
+            }
+        }
+        Ok(Unit {
+            db,
+            parts,
+            children,
+            max_pending: AtomicU32::new(0),
+            error: Mutex::new(None),
+        })
+    }
+
+    /// Reads every position's children outside the unit and counts those inside; `rows`
+    /// lets a forward placement unit take [`placement::init_rows`].
+    fn init_all(&self, unit: &WorkUnit, progress: &dyn Progress, rows: bool) {
+        let total: u64 = self.parts.iter().map(|p| p.state.len() as u64).sum();
+        progress.phase("reading children", total);
+        if !unit.cyclic && self.parts.len() == 1 {
+            if rows && placement::applies(self, unit.sectors[0]) {
+                placement::init_rows(self, progress);
+            } else {
+                init_grouped(self, progress);
+            }
+        } else {
+            chunks(&self.parts).par_iter().for_each_init(
+                Scratch::default,
+                |scratch, &(k, a, b)| {
+                    self.parts[k]
+                        .index
+                        .for_each_slot(a as u64, b as u64, |slot, pos| {
+                            self.init(k, slot as usize, pos, scratch)
+                        });
+                    progress.advance((b - a) as u64);
+                },
+            );
         }
     }
 
@@ -401,58 +475,10 @@ pub fn solve_unit(
 ) -> Result<UnitTimes, Error> {
     let mut times = UnitTimes::default();
     let mut clock = Instant::now();
-    let parts: Vec<Part> = unit
-        .sectors
-        .iter()
-        .map(|&s| {
-            let index = db.index(s);
-            let n = index.size() as usize;
-            Part {
-                index,
-                state: (0..n)
-                    .into_par_iter()
-                    .map(|_| AtomicU16::new(UNUSED))
-                    .collect(),
-                counter: (0..n).into_par_iter().map(|_| AtomicU8::new(0)).collect(),
-            }
-        })
-        .collect();
-    let mut children = Vec::new();
-    for &s in &unit.sectors {
-        for c in s.successors(db.variant()) {
-            if !unit.sectors.contains(&c) && !children.iter().any(|x: &Child| x.sector == c) {
-                children.push(Child {
-                    sector: c,
-                    index: db.index(c),
-                    file: db.sector(c)?,
-                });
-            }
-        }
-    }
-    let u = Unit {
-        db,
-        parts,
-        children,
-        max_pending: AtomicU32::new(0),
-        error: Mutex::new(None),
-    };
+    let u = Unit::new(db, unit)?;
     let work = chunks(&u.parts);
     let total: u64 = u.parts.iter().map(|p| p.state.len() as u64).sum();
-
-    progress.phase("reading children", total);
-    if !unit.cyclic && u.parts.len() == 1 {
-        init_grouped(&u, progress);
-    } else {
-        work.par_iter()
-            .for_each_init(Scratch::default, |scratch, &(k, a, b)| {
-                u.parts[k]
-                    .index
-                    .for_each_slot(a as u64, b as u64, |slot, pos| {
-                        u.init(k, slot as usize, pos, scratch)
-                    });
-                progress.advance((b - a) as u64);
-            });
-    }
+    u.init_all(unit, progress, true);
     u.take_error()?;
     times.slots = total;
     times.init = clock.elapsed();
