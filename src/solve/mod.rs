@@ -25,7 +25,8 @@ use crate::position::Position;
 use crate::schedule::{CostModel, Schedule, UnitGraph};
 use crate::sector::{plan, Sector, WorkUnit};
 use crate::storage::{
-    encode_cell, max_depth_for_width, write_sector, Header, SectorFile, SectorStats, UnitLock,
+    encode_cell, max_depth_for_width, prefetch, write_sector, Header, SectorFile, SectorStats,
+    UnitLock,
 };
 use crate::value::Value;
 
@@ -296,13 +297,23 @@ impl Unit<'_> {
             }
         });
         preds.sort_unstable();
+        // The predecessors' states lie anywhere in the unit, and each update below is a locked
+        // instruction that waits for its own miss: fetch every line first, so that the
+        // misses overlap.
+        let wins = level.is_multiple_of(2);
+        for &(k, j) in &preds {
+            prefetch(&self.parts[k as usize].state[j as usize]);
+            if !wins {
+                prefetch(&self.parts[k as usize].counter[j as usize]);
+            }
+        }
         for (i, &(k, j)) in preds.iter().enumerate() {
             if i > 0 && preds[i - 1] == (k, j) {
                 continue;
             }
             let (k, j) = (k as usize, j as usize);
             let cell = &self.parts[k].state[j];
-            if level.is_multiple_of(2) {
+            if wins {
                 // The child loses: the predecessor wins at level + 1 unless it already wins sooner.
                 let mut cur = cell.load(Relaxed);
                 while is_unresolved(cur) || (is_pending(cur) && (cur & !PENDING) as u32 > level + 1)
