@@ -133,7 +133,8 @@ enum Command {
         /// Print a JSON array of strings instead.
         #[arg(long)]
         json: bool,
-        /// The position, or `-` to read one per line from standard input and answer one line each.
+        /// The position (`start` for the empty board), or `-` to read one per line from standard
+        /// input and answer one line each.
         position: String,
     },
     /// Solve the game (or part of it) into a database folder, resuming what is already solved.
@@ -164,7 +165,8 @@ enum Command {
         /// Print one JSON object: {"variant", "position", "value", "depth", "moves": [...]}.
         #[arg(long)]
         json: bool,
-        /// The position, or `-` to read one per line from standard input.
+        /// The position (`start` for the empty board), or `-` to read one per line from standard
+        /// input.
         position: String,
     },
     /// Prove a database: check every file's header and checksum, and recompute every stored

@@ -129,7 +129,8 @@ impl Position {
         Ok(())
     }
 
-    /// Parses `ROWS TURN WHITE_HAND BLACK_HAND` into the position and the colour to move.
+    /// Parses `ROWS TURN WHITE_HAND BLACK_HAND` (or `start`, the empty board with White to
+    /// move) into the position and the colour to move.
     ///
     /// # Errors
     /// `Error::Position` naming the problem: field count, rank count, points per rank,
@@ -139,6 +140,9 @@ impl Position {
             input: clip(text),
             why,
         };
+        if text.trim() == "start" {
+            return Ok((Position::start(variant), Color::White));
+        }
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 4 {
             return Err(fail(format!(

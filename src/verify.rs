@@ -14,7 +14,8 @@ use rayon::prelude::*;
 
 use crate::db::Database;
 use crate::error::Error;
-use crate::index::SectorIndex;
+use crate::index::{RowRank, SectorIndex};
+use crate::point::PointSet;
 use crate::movegen::{for_each_move, play, too_few_pieces, value_without_moves};
 use crate::position::{Color, Position};
 use crate::sector::Sector;
@@ -184,29 +185,57 @@ fn verify_sector(
             message: format!("slot {slot}: {message}"),
         });
     };
-    progress.phase(&format!("verify {sector}"), index.size());
+    progress.phase(&format!("verify {sector}"), 2 * index.size());
     const CHUNK: u64 = 1 << 14;
+    // First, slot order: a slot holds a value exactly when a canonical position lives there.
     let chunks: Vec<u64> = (0..index.size()).step_by(CHUNK as usize).collect();
     chunks.par_iter().for_each(|&start| {
         let end = (start + CHUNK).min(index.size());
-        let (mut n, mut c) = (0u64, 0u64);
-        for slot in start..end {
-            let stored = file.cell_unchecked(slot);
-            let Some(pos) = index.position(slot) else {
-                if stored.is_some() {
-                    report(slot, None, "an unused slot holds a value".into());
-                }
-                continue;
-            };
-            n += 1;
-            let Some(stored) = stored else {
-                report(
+        index.for_each_slot(start, end, |slot, pos| {
+            match (pos, file.cell_unchecked(slot)) {
+                (None, Some(_)) => report(slot, None, "an unused slot holds a value".into()),
+                (Some(pos), None) => report(
                     slot,
                     Some(&pos),
                     "a canonical position is marked unused".into(),
-                );
-                continue;
+                ),
+                _ => {}
+            }
+        });
+        progress.advance(end - start);
+    });
+    // Then each position from its children, taken grouped by the opponent's set (as the
+    // flipped sector's slots run): a child's mover set is that set, or it less a removed
+    // piece, so the rows children fall in change only with it, and their reads hit the cache.
+    let flipped = SectorIndex::new(
+        db.orbits().clone(),
+        Sector {
+            mover: sector.opponent,
+            opponent: sector.mover,
+            mover_hand: sector.opponent_hand,
+            opponent_hand: sector.mover_hand,
+        },
+    );
+    let chunks: Vec<u64> = (0..flipped.size()).step_by(CHUNK as usize).collect();
+    chunks.par_iter().for_each(|&start| {
+        let end = (start + CHUNK).min(flipped.size());
+        let (mut n, mut c) = (0u64, 0u64);
+        // The rows of the children of the current opponent set, by child mover set.
+        let mut rows: Vec<(PointSet, Sector, usize, RowRank)> = Vec::new();
+        let mut rows_of = PointSet::EMPTY;
+        flipped.for_each_slot(start, end, |_, q| {
+            let Some(q) = q else { return };
+            let pos = q.flipped();
+            let slot = index.index(&pos);
+            let Some(stored) = file.cell_unchecked(slot) else {
+                // Reported by the first pass.
+                return;
             };
+            n += 1;
+            if pos.opponent != rows_of {
+                rows.clear();
+                rows_of = pos.opponent;
+            }
             let mut shortest_loss: Option<u32> = None;
             let mut deepest_win: Option<u32> = None;
             let mut draw = false;
@@ -217,32 +246,36 @@ fn verify_sector(
                 c += 1;
                 let child = play(&pos, mv);
                 let value = if too_few_pieces(&child) {
-                    Ok(Some(Value::Loss(0)))
+                    Some(Value::Loss(0))
                 } else {
+                    // Placements and moves (Lasker) may lead to two sectors with one mover set.
                     let s = Sector::of(&child);
-                    children_of
-                        .iter()
-                        .find(|x| x.0 == s)
-                        .map_or(Ok(None), |(_, ix, f)| {
-                            Ok::<_, Error>(f.cell_unchecked(ix.index(&child)))
-                        })
+                    let found = rows.iter().position(|r| r.0 == child.mover && r.1 == s);
+                    let k = found.or_else(|| {
+                        let j = children_of.iter().position(|x| x.0 == s)?;
+                        rows.push((child.mover, s, j, children_of[j].1.row_of(child.mover)));
+                        Some(rows.len() - 1)
+                    });
+                    k.map(|k| {
+                        let (_, _, j, rank) = &rows[k];
+                        let child_slot = rank.slot(rank.map(child.opponent));
+                        children_of[*j].2.cell_unchecked(child_slot)
+                    })
+                    .unwrap_or(None)
                 };
                 match value {
-                    Ok(Some(Value::Loss(d))) => {
+                    Some(Value::Loss(d)) => {
                         shortest_loss = Some(shortest_loss.map_or(d, |x| x.min(d)))
                     }
-                    Ok(Some(Value::Win(d))) => {
-                        deepest_win = Some(deepest_win.map_or(d, |x| x.max(d)))
-                    }
-                    Ok(Some(Value::Draw)) => draw = true,
-                    Ok(None) => broken = Some((mv, "has no stored value".into())),
-                    Err(e) => broken = Some((mv, format!("cannot be read: {e}"))),
+                    Some(Value::Win(d)) => deepest_win = Some(deepest_win.map_or(d, |x| x.max(d))),
+                    Some(Value::Draw) => draw = true,
+                    None => broken = Some((mv, "has no stored value".into())),
                 }
             });
             if let Some((mv, why)) = broken {
                 let name = mv.to_notation(variant.board());
                 report(slot, Some(&pos), format!("the result of {name} {why}"));
-                continue;
+                return;
             }
             let expected = if !any {
                 value_without_moves(variant, &pos)
@@ -260,7 +293,7 @@ fn verify_sector(
                     format!("stored {stored}, its children prove {expected}"),
                 );
             }
-        }
+        });
         positions.fetch_add(n, Relaxed);
         children.fetch_add(c, Relaxed);
         progress.advance(end - start);
