@@ -115,6 +115,17 @@ pub enum Error {
         /// The limit.
         why: String,
     },
+    /// `solve --verify` found faults in a unit it had just written; its files were moved
+    /// aside (renamed `*.unsound`) so that nothing builds on them.
+    #[error("work unit {unit} fails verification right after solving ({count} faults; its files were renamed *.unsound): {first}")]
+    Unsound {
+        /// The unit's sectors.
+        unit: String,
+        /// How many faults were found.
+        count: u64,
+        /// The first fault.
+        first: String,
+    },
     /// A sector needed to answer is not in the database.
     #[error("sector {sector} is not solved in {dir}; run `{command}`")]
     Missing {

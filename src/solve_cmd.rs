@@ -57,7 +57,7 @@ impl Progress for Bars {
 
 /// The log line of a solved unit; [`recorded_times`] reads it back.
 fn solved_line(unit: &WorkUnit, t: &UnitTimes) -> String {
-    format!(
+    let mut line = format!(
         "solved {} ({} slots) in {:.2?}: children {:.2?}, {} levels {:.2?}, writing {:.2?}",
         unit_name(unit),
         t.slots,
@@ -66,7 +66,11 @@ fn solved_line(unit: &WorkUnit, t: &UnitTimes) -> String {
         t.levels,
         t.retrograde,
         t.write
-    )
+    );
+    if !t.verify.is_zero() {
+        line += &format!(", verify {:.2?}", t.verify);
+    }
+    line
 }
 
 /// Root sectors for the arguments: the whole game, the endgames, or one sector and its needs.
@@ -168,7 +172,7 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
         quiet: args.quiet,
     };
     let started = Instant::now();
-    let solved = pool.install(|| morris::solve::solve(&db, &roots, &bars));
+    let solved = pool.install(|| morris::solve::solve_units(&db, &units, &bars, args.verify));
     bars.phase.finish_and_clear();
     bars.overall.finish_and_clear();
     let solved = solved?;
@@ -357,7 +361,7 @@ fn solve_mpi(variant: &Variant, args: &SolveArgs, roots: &[Sector]) -> Result<Ex
             String::new()
         }
     ));
-    match cluster.solve(&db, roots, &pool, &log, &log) {
+    match cluster.solve(&db, roots, &pool, &log, &log, args.verify) {
         Ok(summary) if cluster.rank() == 0 => {
             print_solved(&db, args, summary.units, summary.solved, log.started)
         }

@@ -514,3 +514,27 @@ fn lasker_endgames_equal_nines_and_its_mixed_sectors_verify() {
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("all hold"), "{}", text(&out));
 }
+
+/// `solve --verify` proves each unit as it writes it: every unit's line reports the proof's
+/// time, the files are those of a plain run, and the start's value is printed.
+#[test]
+fn solve_with_verify_proves_each_unit_and_writes_the_same_files() {
+    let plain = scratch("solve-verify-plain");
+    let proved = scratch("solve-verify-proved");
+    solve("five", &plain, &[]);
+    let out = morris(&[
+        "--variant",
+        "five",
+        "solve",
+        "--verify",
+        "--db",
+        proved.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let t = text(&out);
+    let solved: Vec<&str> = t.lines().filter(|l| l.starts_with("solved ")).collect();
+    assert_eq!(solved.len(), 37, "{t}");
+    assert!(solved.iter().all(|l| l.contains(", verify ")), "{t}");
+    assert!(t.contains("start position: draw"), "{t}");
+    assert_eq!(determinism_hash(&plain), determinism_hash(&proved));
+}

@@ -19,6 +19,7 @@ pub(super) fn run(
     threads: &rayon::ThreadPool,
     progress: &dyn Progress,
     report: &dyn Report,
+    verify: bool,
 ) -> Result<Summary, MpiError> {
     let workers = cluster.size() - 1;
     let graph = UnitGraph::new(db.variant(), units);
@@ -55,7 +56,7 @@ pub(super) fn run(
         return match failure {
             Some(f) => Err(f),
             None => {
-                let solved = threads.install(|| solve::solve_units(db, units, progress))?;
+                let solved = threads.install(|| solve::solve_units(db, units, progress, verify))?;
                 Ok(Summary {
                     units: units.len(),
                     solved,

@@ -217,7 +217,8 @@ impl Cluster {
     /// Solves every work unit needed for `roots` across the job; every rank calls it with the
     /// same arguments. Rank 0 schedules (and solves alone when it is the only rank); the
     /// others solve the units it hands them in `threads`. `progress` hears of the units this
-    /// rank solves, `report` of rank 0's decisions.
+    /// rank solves, `report` of rank 0's decisions; with `verify` each unit is proved right
+    /// after it is written.
     ///
     /// # Errors
     /// This rank's own failure, or at rank 0 any worker's; at a worker, [`MpiError::Stopped`]
@@ -229,13 +230,14 @@ impl Cluster {
         threads: &rayon::ThreadPool,
         progress: &dyn Progress,
         report: &dyn Report,
+        verify: bool,
     ) -> Result<Summary, MpiError> {
         let units = plan(db.variant(), roots);
         let plan_id = plan_id(db, &units);
         if self.rank() == 0 {
-            coordinator::run(self, db, &units, plan_id, threads, progress, report)
+            coordinator::run(self, db, &units, plan_id, threads, progress, report, verify)
         } else {
-            worker::run(self, db, &units, plan_id, threads, progress)
+            worker::run(self, db, &units, plan_id, threads, progress, verify)
         }
     }
 }

@@ -17,6 +17,7 @@ pub(super) fn run(
     plan_id: u64,
     threads: &rayon::ThreadPool,
     progress: &dyn Progress,
+    verify: bool,
 ) -> Result<Summary, MpiError> {
     let me = cluster.rank();
     send(cluster, 0, &encode(&ToScheduler::Hello { plan: plan_id }));
@@ -47,7 +48,7 @@ pub(super) fn run(
                 progress.unit(u, unit as usize, units.len(), false);
                 // A panic is a bug, but rank 0 must hear of it or it waits for ever.
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    threads.install(|| solve_locked(db, u, progress))
+                    threads.install(|| solve_locked(db, u, progress, verify))
                 }));
                 match outcome {
                     Ok(Ok(Some(times))) => {

@@ -59,12 +59,14 @@ pub struct UnitTimes {
     pub retrograde: Duration,
     /// Statistics and writing the files.
     pub write: Duration,
+    /// Proving the unit's files (`solve --verify`), 0 otherwise.
+    pub verify: Duration,
 }
 
 impl UnitTimes {
     /// The whole time.
     pub fn total(&self) -> Duration {
-        self.init + self.retrograde + self.write
+        self.init + self.retrograde + self.write + self.verify
     }
 }
 
@@ -640,6 +642,7 @@ pub fn solve_locked(
     db: &Database,
     unit: &WorkUnit,
     progress: &dyn Progress,
+    verify: bool,
 ) -> Result<Option<UnitTimes>, Error> {
     let _lock = UnitLock::acquire(db.dir(), unit.sectors[0], &unit.sectors, || {
         progress.waiting(unit)
@@ -649,7 +652,50 @@ pub fn solve_locked(
     if unit_done(db, unit)? {
         return Ok(None);
     }
-    solve_unit(db, unit, progress).map(Some)
+    let mut times = solve_unit(db, unit, progress)?;
+    if verify {
+        let clock = Instant::now();
+        prove_unit(db, unit, progress)?;
+        times.verify = clock.elapsed();
+    }
+    Ok(Some(times))
+}
+
+/// Proves a unit just written (its children are still in the page cache) with
+/// [`crate::verify::verify`]; on a fault its files are renamed `*.unsound`, so that no later
+/// unit or run reads them, and the fault is the error.
+fn prove_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Result<(), Error> {
+    let report = crate::verify::verify(db, &unit.sectors, 1, progress);
+    db.forget();
+    let Some(first) = report.faults.first() else {
+        return Ok(());
+    };
+    for &s in &unit.sectors {
+        let path = db.path(s);
+        let aside = path.with_extension("sec.unsound");
+        std::fs::rename(&path, &aside).map_err(|e| Error::Io {
+            path: path.clone(),
+            cause: e,
+        })?;
+    }
+    Err(Error::Unsound {
+        unit: unit
+            .sectors
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        count: report.fault_count,
+        first: format!(
+            "sector {}{}: {}",
+            first.sector,
+            first
+                .position
+                .as_ref()
+                .map_or(String::new(), |p| format!(" position {p}")),
+            first.message
+        ),
+    })
 }
 
 /// Solves every work unit needed for `roots` (dependencies first), skipping units whose files
@@ -663,17 +709,20 @@ pub fn solve_locked(
 /// # Errors
 /// As [`solve_unit`] and [`is_solved`]: a damaged or foreign file stops the run untouched.
 pub fn solve(db: &Database, roots: &[Sector], progress: &dyn Progress) -> Result<usize, Error> {
-    solve_units(db, &plan(db.variant(), roots), progress)
+    solve_units(db, &plan(db.variant(), roots), progress, false)
 }
 
-/// [`solve`] for the units of a plan (as [`plan`] makes it: dependencies first).
+/// [`solve`] for the units of a plan (as [`plan`] makes it: dependencies first); with
+/// `verify`, each unit solved now is proved right after it is written, and a fault stops the
+/// run (`Error::Unsound`).
 ///
 /// # Errors
-/// As [`solve`].
+/// As [`solve`], and `Error::Unsound`.
 pub fn solve_units(
     db: &Database,
     units: &[WorkUnit],
     progress: &dyn Progress,
+    verify: bool,
 ) -> Result<usize, Error> {
     fs_create_dir(db)?;
     let graph = UnitGraph::new(db.variant(), units);
@@ -692,7 +741,7 @@ pub fn solve_units(
         let unit = &units[i];
         progress.unit(unit, number, units.len(), false);
         number += 1;
-        if let Some(times) = solve_locked(db, unit, progress)? {
+        if let Some(times) = solve_locked(db, unit, progress, verify)? {
             solved += 1;
             progress.unit_solved(unit, &times);
         }
@@ -705,4 +754,61 @@ pub fn solve_units(
 /// The value of the start position, if its sector is solved.
 pub fn start_value(db: &Database) -> Option<Value> {
     db.probe(&Position::start(db.variant())).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    /// A unit whose files are wrong (here one win made a loss, written with sound checksums,
+    /// as a solver bug would write it) fails the proof that `solve --verify` runs: the error
+    /// names the unit, and its files are moved aside so that no later unit reads them.
+    #[test]
+    fn an_unsound_unit_stops_the_run_and_is_moved_aside() {
+        let variant = Variant::by_name("nine").unwrap();
+        let dir = std::env::temp_dir().join(format!("morris-unsound-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let db = Database::new(&dir, &variant).unwrap();
+        let s: Sector = "3-3-0-0".parse().unwrap();
+        let units = plan(&variant, &[s]);
+        assert_eq!(solve_units(&db, &units, &Silent, true).unwrap(), 1);
+        let file = db.sector(s).unwrap();
+        let slots = file.header().slots;
+        let wrong = (0..slots)
+            .find(|&i| matches!(file.cell(i).unwrap(), Some(Value::Win(_))))
+            .unwrap();
+        let mut header = file.header().clone();
+        let cells: Vec<crate::storage::Cell> = (0..slots).map(|i| file.cell(i).unwrap()).collect();
+        drop(file);
+        db.forget();
+        let w = header.cell_width as usize;
+        write_sector(&db.path(s), &mut header, |a, _, out| {
+            for (j, cell) in out.chunks_exact_mut(w).enumerate() {
+                let i = a + j as u64;
+                let value = if i == wrong {
+                    Some(Value::Loss(2))
+                } else {
+                    cells[i as usize]
+                };
+                encode_cell(value, cell);
+            }
+        })
+        .unwrap();
+        db.forget();
+        match prove_unit(&db, &units[0], &Silent) {
+            Err(Error::Unsound { unit, count, first }) => {
+                assert_eq!(unit, "3-3-0-0");
+                assert!(count >= 1);
+                assert!(
+                    first.contains(&format!("slot {wrong}: stored loss in 2")),
+                    "{first}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(!db.path(s).exists());
+        assert!(db.path(s).with_extension("sec.unsound").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
