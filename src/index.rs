@@ -296,7 +296,8 @@ impl OneMore<'_> {
 pub struct RowRank<'a> {
     orbits: &'a Orbits,
     sym: &'a SymTable,
-    free: u32,
+    /// Each free point's place among the free points (a population count, tabled once).
+    place: [u8; 32],
     stabiliser: &'a [u8],
     base: u64,
 }
@@ -317,11 +318,24 @@ impl RowRank<'_> {
     #[inline]
     pub fn slot(&self, mapped: u32) -> u64 {
         let o = self.orbits;
-        let mut best = o.squeezed_rank(mapped, self.free);
+        let mut best = self.rank(mapped);
         for &t in self.stabiliser {
-            best = best.min(o.squeezed_rank(o.syms[t as usize].apply(mapped), self.free));
+            best = best.min(self.rank(o.syms[t as usize].apply(mapped)));
         }
         self.base + best
+    }
+
+    /// The squeezed colex rank of a set of free points.
+    #[inline]
+    fn rank(&self, mut x: u32) -> u64 {
+        let mut rank = 0;
+        let mut i = 1;
+        while x != 0 {
+            rank += self.orbits.binom[self.place[x.trailing_zeros() as usize] as usize][i];
+            i += 1;
+            x &= x - 1;
+        }
+        rank
     }
 }
 
@@ -421,10 +435,15 @@ impl SectorIndex {
         let o = &*self.orbits;
         let e = o.entry(mover);
         let sym = &o.syms[e.sym()];
+        let free = !sym.apply(mover.0) & PointSet::first(o.points as usize).0;
+        let mut place = [0u8; 32];
+        for (i, p) in PointSet(free).iter().enumerate() {
+            place[p.index()] = i as u8;
+        }
         RowRank {
             orbits: o,
             sym,
-            free: !sym.apply(mover.0) & PointSet::first(o.points as usize).0,
+            place,
             stabiliser: if e.stabilised() {
                 &o.size(self.sector.mover as usize).stabilisers[e.rank()]
             } else {
