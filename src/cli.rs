@@ -59,7 +59,8 @@ pub fn bad_input(message: String) -> Failure {
     }
 }
 
-/// Solves the Morris family of board games (Nine, Six, Five, Seven and Three Men's Morris)
+/// Solves the Morris family of board games (Nine, Six, Five, Seven, Three and Twelve Men's Morris,
+/// Lasker Morris and Morabaraba)
 /// by retrograde analysis, and answers questions about their positions.
 ///
 /// Positions are written `ROWS TURN WHITE_HAND BLACK_HAND`: the board's ranks from the top down,

@@ -538,3 +538,34 @@ fn solve_with_verify_proves_each_unit_and_writes_the_same_files() {
     assert!(t.contains("start position: draw"), "{t}");
     assert_eq!(determinism_hash(&plain), determinism_hash(&proved));
 }
+
+/// The published results of the small games (data/results/, written by scripts/results.sh)
+/// are what this build computes: `stats --json` and `query --json start`, byte for byte.
+#[test]
+fn published_results_of_five_and_six_are_reproduced() {
+    for game in ["five", "six"] {
+        for removal in ["standard", "strict"] {
+            let db = scratch(&format!("results-{game}-{removal}"));
+            let dbs = db.to_str().unwrap();
+            let rules = ["--variant", game, "--removal", removal];
+            let run = |args: &[&str]| {
+                let out = morris(&[&rules[..], args].concat());
+                assert!(out.status.success(), "{}", text(&out));
+                String::from_utf8(out.stdout).unwrap()
+            };
+            run(&["solve", "--quiet", "--db", dbs]);
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/results");
+            let published = |name: &str| fs::read_to_string(root.join(name)).unwrap();
+            assert_eq!(
+                run(&["stats", "--json", "--db", dbs]),
+                published(&format!("{game}-{removal}.json")),
+                "{game} {removal}"
+            );
+            assert_eq!(
+                run(&["query", "--json", "--db", dbs, "start"]),
+                published(&format!("{game}-{removal}-start.json")),
+                "{game} {removal}"
+            );
+        }
+    }
+}
