@@ -153,7 +153,19 @@ pub fn play(pos: &Position, mv: Move) -> Position {
 /// Calls `f(previous, mv)` for every position `previous` and legal move `mv` with
 /// `play(previous, mv) == *pos`: un-placements, un-slides and un-flies, each with or without
 /// an un-removal. `pos` must pass [`Position::check`]; every `previous` does too.
-pub fn for_each_unmove(variant: &Variant, pos: &Position, mut f: impl FnMut(Position, Move)) {
+pub fn for_each_unmove(variant: &Variant, pos: &Position, f: impl FnMut(Position, Move)) {
+    for_each_unmove_with(variant, pos, true, f)
+}
+
+/// [`for_each_unmove`], with the un-removals (predecessors where the last move took one of
+/// the mover's pieces) only when `unremovals`: a caller that knows they all lie in sectors
+/// it does not want skips their generation, the costliest part.
+pub fn for_each_unmove_with(
+    variant: &Variant,
+    pos: &Position,
+    unremovals: bool,
+    mut f: impl FnMut(Position, Move),
+) {
     let board = variant.board();
     let rules = variant.rules();
     let pieces = rules.pieces as u32;
@@ -166,7 +178,7 @@ pub fn for_each_unmove(variant: &Variant, pos: &Position, mut f: impl FnMut(Posi
     let us = pos.mover; // the side that may have lost a piece
                         // Could the last mover remove nothing from `us`? Then a mill-closing move removed nothing.
     let nothing_removable = removable(board, rules.removal, us).is_empty();
-    let can_unremove = pos.mover_pieces() < pieces;
+    let can_unremove = unremovals && pos.mover_pieces() < pieces;
     let undo = |before_them: PointSet,
                 to: Point,
                 mv: Move,

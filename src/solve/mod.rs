@@ -19,14 +19,14 @@ use crate::db::Database;
 use crate::error::Error;
 use crate::index::{Entry, SectorIndex};
 use crate::movegen::{
-    for_each_move, for_each_unmove, play, too_few_pieces, value_without_moves, MAX_MOVES,
+    for_each_move, for_each_unmove_with, play, too_few_pieces, value_without_moves, MAX_MOVES,
 };
 use crate::position::Position;
 use crate::schedule::{CostModel, Schedule, UnitGraph};
 use crate::sector::{plan, Sector, WorkUnit};
 use crate::storage::{
-    encode_cell, max_depth_for_width, prefetch, write_sector, Header, SectorFile, SectorStats,
-    UnitLock,
+    encode_cell, max_depth_for_width, prefetch, write_sector, AtomicArray, Header, SectorFile,
+    SectorStats, UnitLock,
 };
 use crate::value::Value;
 
@@ -96,8 +96,8 @@ const CHUNK: usize = 1 << 14;
 /// One sector of the unit being solved.
 struct Part {
     index: SectorIndex,
-    state: Vec<AtomicU16>,
-    counter: Vec<AtomicU8>,
+    state: AtomicArray<AtomicU16>,
+    counter: AtomicArray<AtomicU8>,
 }
 
 /// A solved sector a unit's moves lead into.
@@ -113,6 +113,10 @@ struct Unit<'a> {
     children: Vec<Child>,
     max_pending: AtomicU32,
     error: Mutex<Option<Error>>,
+    /// Whether a predecessor whose move removed a piece can lie in the unit. It cannot when
+    /// every sector keeps its piece counts (a removal leaves the unit for good, as in every
+    /// cyclic unit of the separate-phase games), and then resolving skips generating them.
+    unremovals: bool,
 }
 
 impl Unit<'_> {
@@ -286,7 +290,7 @@ impl Unit<'_> {
             .position(slot as u64)
             .expect("pending slots are used");
         let mut preds: ArrayVec<(u8, u64), MAX_MOVES> = ArrayVec::new();
-        for_each_unmove(self.db.variant(), &pos, |prev, _| {
+        for_each_unmove_with(self.db.variant(), &pos, self.unremovals, |prev, _| {
             if let Some(k) = self.part_of(Sector::of(&prev)) {
                 if !preds.is_full() {
                     preds.push((k as u8, self.parts[k].index.index(&prev)));
@@ -338,27 +342,23 @@ impl Unit<'_> {
 
     /// The working state of `unit`, its sectors' children opened, before initialisation.
     fn new<'a>(db: &'a Database, unit: &WorkUnit) -> Result<Unit<'a>, Error> {
-        let parts: Vec<Part> = unit
-            .sectors
-            .iter()
-            .map(|&s| {
-                let index = db.index(s);
-                let n = index.size() as usize;
-                // Forward units count no children inside the unit.
-                let counted = if unit.cyclic { n } else { 0 };
-                Part {
-                    index,
-                    state: (0..n)
-                        .into_par_iter()
-                        .map(|_| AtomicU16::new(UNUSED))
-                        .collect(),
-                    counter: (0..counted)
-                        .into_par_iter()
-                        .map(|_| AtomicU8::new(0))
-                        .collect(),
-                }
-            })
-            .collect();
+        let mut parts = Vec::new();
+        for &s in &unit.sectors {
+            let index = db.index(s);
+            let n = index.size() as usize;
+            // Forward units count no children inside the unit.
+            let counted = if unit.cyclic { n } else { 0 };
+            let state = AtomicArray::<AtomicU16>::zeroed(n)?;
+            state
+                .par_iter()
+                .with_min_len(CHUNK)
+                .for_each(|x| x.store(UNUSED, Relaxed));
+            parts.push(Part {
+                index,
+                state,
+                counter: AtomicArray::zeroed(counted)?,
+            });
+        }
         let mut children = Vec::new();
         for &s in &unit.sectors {
             for c in s.successors(db.variant()) {
@@ -371,12 +371,35 @@ impl Unit<'_> {
                 }
             }
         }
+        // The sectors of the predecessors of a position in `b` whose last move removed one
+        // of its mover's pieces: by a slide or fly, or by a placement.
+        let unremoval_sectors = |b: Sector| {
+            let slide = Sector {
+                mover: b.opponent,
+                opponent: b.mover + 1,
+                mover_hand: b.opponent_hand,
+                opponent_hand: b.mover_hand,
+            };
+            let placement = b.opponent.checked_sub(1).map(|mover| Sector {
+                mover,
+                mover_hand: b.opponent_hand + 1,
+                ..slide
+            });
+            [Some(slide), placement]
+        };
+        let unremovals = unit.sectors.iter().any(|&b| {
+            unremoval_sectors(b)
+                .into_iter()
+                .flatten()
+                .any(|s| unit.sectors.contains(&s))
+        });
         Ok(Unit {
             db,
             parts,
             children,
             max_pending: AtomicU32::new(0),
             error: Mutex::new(None),
+            unremovals,
         })
     }
 
