@@ -12,14 +12,13 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 use crate::db::Database;
 use crate::error::Error;
 use crate::index::{Entry, SectorIndex};
 use crate::movegen::{
-    for_each_move, for_each_unmove_with, play, too_few_pieces, value_without_moves, MAX_MOVES,
+    for_each_move, for_each_unmove_with, play, too_few_pieces, value_without_moves,
 };
 use crate::position::Position;
 use crate::schedule::{CostModel, Schedule, UnitGraph};
@@ -281,42 +280,39 @@ impl Unit<'_> {
         }
     }
 
-    /// Finalises a position pending at `level` and tells its predecessors in the unit.
-    fn resolve(&self, part: usize, slot: usize, level: u32) {
+    /// Finalises a position pending at `level` and lists its predecessors in the unit in
+    /// `preds` (sorted), their lines fetched for a later [`Unit::tell`]: the predecessors'
+    /// states lie anywhere in the unit, and each update is a locked instruction that waits for
+    /// its own miss, so the caller tells one position's predecessors while the next one's
+    /// lines are on their way.
+    fn resolve(&self, part: usize, slot: usize, level: u32, preds: &mut Vec<(u8, u64)>) {
         let p = &self.parts[part];
         p.state[slot].store(level as u16, Relaxed);
         let pos = p
             .index
             .position(slot as u64)
             .expect("pending slots are used");
-        let mut preds: ArrayVec<(u8, u64), MAX_MOVES> = ArrayVec::new();
+        preds.clear();
         for_each_unmove_with(self.db.variant(), &pos, self.unremovals, |prev, _| {
             if let Some(k) = self.part_of(Sector::of(&prev)) {
-                if !preds.is_full() {
-                    preds.push((k as u8, self.parts[k].index.index(&prev)));
-                } else {
-                    self.fail(Error::Limit {
-                        sector: p.index.sector().to_string(),
-                        why: "too many predecessors".into(),
-                    });
-                }
+                preds.push((k as u8, self.parts[k].index.index(&prev)));
             }
         });
         preds.sort_unstable();
-        // The predecessors' states lie anywhere in the unit, and each update below is a locked
-        // instruction that waits for its own miss: fetch every line first, so that the
-        // misses overlap.
+        preds.dedup();
         let wins = level.is_multiple_of(2);
-        for &(k, j) in &preds {
+        for &(k, j) in preds.iter() {
             prefetch(&self.parts[k as usize].state[j as usize]);
             if !wins {
                 prefetch(&self.parts[k as usize].counter[j as usize]);
             }
         }
-        for (i, &(k, j)) in preds.iter().enumerate() {
-            if i > 0 && preds[i - 1] == (k, j) {
-                continue;
-            }
+    }
+
+    /// Tells the predecessors `preds` (distinct) of a position final at `level` of it.
+    fn tell(&self, level: u32, preds: &[(u8, u64)]) {
+        let wins = level.is_multiple_of(2);
+        for &(k, j) in preds {
             let (k, j) = (k as usize, j as usize);
             let cell = &self.parts[k].state[j];
             if wins {
@@ -524,13 +520,20 @@ pub fn solve_unit(
         let mut level = 0u32;
         progress.phase("retrograde levels", u.max_pending.load(Relaxed) as u64 + 1);
         while level <= u.max_pending.load(Relaxed) {
-            work.par_iter().for_each(|&(k, a, b)| {
-                for (slot, state) in u.parts[k].state[a..b].iter().enumerate() {
-                    if state.load(Relaxed) == PENDING | level as u16 {
-                        u.resolve(k, a + slot, level);
+            work.par_iter().for_each_init(
+                || (Vec::with_capacity(64), Vec::with_capacity(64)),
+                |(next, previous), &(k, a, b)| {
+                    for (slot, state) in u.parts[k].state[a..b].iter().enumerate() {
+                        if state.load(Relaxed) == PENDING | level as u16 {
+                            u.resolve(k, a + slot, level, next);
+                            u.tell(level, previous);
+                            std::mem::swap(next, previous);
+                        }
                     }
-                }
-            });
+                    u.tell(level, previous);
+                    previous.clear();
+                },
+            );
             u.take_error()?;
             level += 1;
             times.levels = level;
