@@ -33,6 +33,18 @@ impl Sector {
         }
     }
 
+    /// The sector seen from the other side (mover and opponent exchanged): the sector of the
+    /// positions' [`Position::flipped`] images.
+    #[inline]
+    pub fn flipped(&self) -> Sector {
+        Sector {
+            mover: self.opponent,
+            opponent: self.mover,
+            mover_hand: self.opponent_hand,
+            opponent_hand: self.mover_hand,
+        }
+    }
+
     /// The sector of a variant's start position.
     pub fn start(variant: &Variant) -> Sector {
         Sector::of(&Position::start(variant))

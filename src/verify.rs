@@ -207,15 +207,7 @@ fn verify_sector(
     // Then each position from its children, taken grouped by the opponent's set (as the
     // flipped sector's slots run): a child's mover set is that set, or it less a removed
     // piece, so the rows children fall in change only with it, and their reads hit the cache.
-    let flipped = SectorIndex::new(
-        db.orbits().clone(),
-        Sector {
-            mover: sector.opponent,
-            opponent: sector.mover,
-            mover_hand: sector.opponent_hand,
-            opponent_hand: sector.mover_hand,
-        },
-    );
+    let flipped = SectorIndex::new(db.orbits().clone(), sector.flipped());
     let chunks: Vec<u64> = (0..flipped.size()).step_by(CHUNK as usize).collect();
     chunks.par_iter().for_each(|&start| {
         let end = (start + CHUNK).min(flipped.size());

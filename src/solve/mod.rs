@@ -467,15 +467,7 @@ fn chunks(parts: &[Part]) -> Vec<(usize, usize, usize)> {
 fn init_grouped(u: &Unit, progress: &dyn Progress) {
     let part = &u.parts[0];
     let s = part.index.sector();
-    let flipped = SectorIndex::new(
-        u.db.orbits().clone(),
-        Sector {
-            mover: s.opponent,
-            opponent: s.mover,
-            mover_hand: s.opponent_hand,
-            opponent_hand: s.mover_hand,
-        },
-    );
+    let flipped = SectorIndex::new(u.db.orbits().clone(), s.flipped());
     let n = flipped.size();
     progress.phase("reading children", n);
     let chunks: Vec<u64> = (0..n).step_by(CHUNK).collect();

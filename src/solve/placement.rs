@@ -99,15 +99,7 @@ struct Removal<'a> {
 pub(super) fn init_rows(u: &Unit, progress: &dyn Progress) {
     let part = &u.parts[0];
     let s = part.index.sector();
-    let flipped = SectorIndex::new(
-        u.db.orbits().clone(),
-        Sector {
-            mover: s.opponent,
-            opponent: s.mover,
-            mover_hand: s.opponent_hand,
-            opponent_hand: s.mover_hand,
-        },
-    );
+    let flipped = SectorIndex::new(u.db.orbits().clone(), s.flipped());
     let rows = u.db.orbits().count(s.opponent as usize);
     let mut table = [0u32; 256];
     for (code, k) in table.iter_mut().enumerate() {
