@@ -11,6 +11,9 @@ use crate::solve::{self, unit_costs, unit_done, Progress};
 use ::mpi::traits::Communicator;
 
 /// Runs the schedule to its end (or to the first failure), then stops every worker.
+// The arguments are the job's parts as `Cluster::solve` receives them; a struct bundling
+// them would be used here only.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     cluster: &Cluster,
     db: &Database,

@@ -53,6 +53,7 @@ pub(super) struct Times {
     levels: u32,
     retrograde: u64,
     write: u64,
+    verify: u64,
 }
 
 impl From<UnitTimes> for Times {
@@ -64,6 +65,7 @@ impl From<UnitTimes> for Times {
             levels: t.levels,
             retrograde: ns(t.retrograde),
             write: ns(t.write),
+            verify: ns(t.verify),
         }
     }
 }
@@ -76,6 +78,7 @@ impl From<Times> for UnitTimes {
             levels: t.levels,
             retrograde: Duration::from_nanos(t.retrograde),
             write: Duration::from_nanos(t.write),
+            verify: Duration::from_nanos(t.verify),
         }
     }
 }
@@ -110,6 +113,7 @@ mod tests {
             levels: 27,
             retrograde: Duration::from_nanos(374_800_123),
             write: Duration::from_millis(7),
+            verify: Duration::from_millis(3),
         };
         let up = [
             ToScheduler::Hello { plan: u64::MAX },
