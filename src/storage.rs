@@ -734,6 +734,15 @@ impl SectorFile {
         })
     }
 
+    /// Asks for the line holding `slot`'s cell ahead of a read (a hint only).
+    #[inline]
+    pub fn prefetch(&self, slot: u64) {
+        let at = self.payload + (slot * self.header.cell_width as u64) as usize;
+        if let Some(byte) = self.map.get(at) {
+            prefetch(byte);
+        }
+    }
+
     /// The cell of `slot` without checking its block: for `verify`, which checks every block
     /// itself and then names the positions a damaged block gets wrong.
     #[inline]

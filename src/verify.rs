@@ -219,11 +219,10 @@ fn verify_sector(
             let Some(q) = q else { return };
             let pos = q.flipped();
             let slot = index.index(&pos);
-            let Some(stored) = file.cell_unchecked(slot) else {
-                // Reported by the first pass.
-                return;
-            };
-            n += 1;
+            // The stored value lies anywhere in the file: fetched while the children are
+            // worked out, and read after them.
+            file.prefetch(slot);
+            let mut moves = 0;
             if pos.opponent != rows_of {
                 rows.clear();
                 rows_of = pos.opponent;
@@ -235,7 +234,7 @@ fn verify_sector(
             let mut broken: Option<(crate::Move, String)> = None;
             for_each_move(variant, &pos, |mv| {
                 any = true;
-                c += 1;
+                moves += 1;
                 let child = play(&pos, mv);
                 let value = if too_few_pieces(&child) {
                     Some(Value::Loss(0))
@@ -264,6 +263,12 @@ fn verify_sector(
                     None => broken = Some((mv, "has no stored value".into())),
                 }
             });
+            let Some(stored) = file.cell_unchecked(slot) else {
+                // Reported by the first pass.
+                return;
+            };
+            n += 1;
+            c += moves;
             if let Some((mv, why)) = broken {
                 let name = mv.to_notation(variant.board());
                 report(slot, Some(&pos), format!("the result of {name} {why}"));
