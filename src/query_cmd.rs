@@ -200,13 +200,7 @@ pub fn verify(
     bar.finish_and_clear();
     let mut out = Out::new();
     for f in &report.faults {
-        match &f.position {
-            Some(p) => out.line(format_args!(
-                "FAULT sector {} position {p}: {}",
-                f.sector, f.message
-            ))?,
-            None => out.line(format_args!("FAULT sector {}: {}", f.sector, f.message))?,
-        }
+        out.line(format_args!("FAULT {f}"))?;
     }
     if report.fault_count > report.faults.len() as u64 {
         out.line(format_args!(

@@ -748,20 +748,13 @@ impl SectorFile {
     #[inline]
     pub fn cell_unchecked(&self, slot: u64) -> Cell {
         let at = self.payload;
-        if self.header.cell_width == 1 {
-            match self.map[at + slot as usize] {
-                UNUSED_1 => None,
-                DRAW_1 => Some(Value::Draw),
-                d => Some(Value::from_depth(d as u32)),
-            }
+        let code = if self.header.cell_width == 1 {
+            self.map[at + slot as usize] as u16
         } else {
             let i = at + 2 * slot as usize;
-            match u16::from_le_bytes([self.map[i], self.map[i + 1]]) {
-                UNUSED_2 => None,
-                DRAW_2 => Some(Value::Draw),
-                d => Some(Value::from_depth(d as u32)),
-            }
-        }
+            u16::from_le_bytes([self.map[i], self.map[i + 1]])
+        };
+        decode_code(code, self.header.cell_width)
     }
 }
 

@@ -34,6 +34,17 @@ pub struct Fault {
     pub message: String,
 }
 
+impl std::fmt::Display for Fault {
+    /// `sector S[ position P]: message`, as `verify` lists it after `FAULT `.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "sector {}", self.sector)?;
+        if let Some(p) = &self.position {
+            write!(f, " position {p}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
 /// What a verification checked and found.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
@@ -185,7 +196,8 @@ fn verify_sector(
             message: format!("slot {slot}: {message}"),
         });
     };
-    progress.phase(&format!("verify {sector}"), 2 * index.size());
+    let flipped = SectorIndex::new(db.orbits().clone(), sector.flipped());
+    progress.phase(&format!("verify {sector}"), index.size() + flipped.size());
     const CHUNK: u64 = 1 << 14;
     // First, slot order: a slot holds a value exactly when a canonical position lives there.
     let chunks: Vec<u64> = (0..index.size()).step_by(CHUNK as usize).collect();
@@ -207,7 +219,6 @@ fn verify_sector(
     // Then each position from its children, taken grouped by the opponent's set (as the
     // flipped sector's slots run): a child's mover set is that set, or it less a removed
     // piece, so the rows children fall in change only with it, and their reads hit the cache.
-    let flipped = SectorIndex::new(db.orbits().clone(), sector.flipped());
     let chunks: Vec<u64> = (0..flipped.size()).step_by(CHUNK as usize).collect();
     chunks.par_iter().for_each(|&start| {
         let end = (start + CHUNK).min(flipped.size());
