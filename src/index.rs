@@ -197,6 +197,13 @@ impl Orbits {
         }
     }
 
+    /// The colex rank of a set among the sets of its size (of a squeezed set too: places
+    /// rank as points do).
+    #[inline]
+    pub fn colex(&self, x: u32) -> u64 {
+        colex(&self.binom, x)
+    }
+
     /// n choose k.
     #[inline]
     pub fn binomial(&self, n: u32, k: u32) -> u64 {
@@ -308,6 +315,26 @@ impl RowRank<'_> {
         self.base
     }
 
+    /// Whether the mover set's representative has a non-trivial stabiliser: then a slot is
+    /// the least rank among images ([`RowRank::slot`]), and plain colex ranks of places are
+    /// not slots.
+    pub fn stabilised(&self) -> bool {
+        !self.stabiliser.is_empty()
+    }
+
+    /// Where each point of the board lands in the row: the place of its image among the
+    /// free points (meaningless for the mover set's own points).
+    pub fn places_of_points(&self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for (p, place) in out.iter_mut().enumerate() {
+            let image = self.sym.apply(1 << p);
+            if image != 0 {
+                *place = self.place[image.trailing_zeros() as usize];
+            }
+        }
+        out
+    }
+
     /// The image of a set under the symmetry that maps the mover set to its representative.
     #[inline]
     pub fn map(&self, set: PointSet) -> u32 {
@@ -348,6 +375,18 @@ pub fn next_combination(x: u32) -> u32 {
     let t = x | (x - 1);
     let u = t.wrapping_add(1);
     u | ((!t & u).wrapping_sub(1) >> (x.trailing_zeros() + 1))
+}
+
+/// The points of a squeezed set: place `i` stands for the point `point_of_place[i]`.
+#[inline]
+pub fn spread(x: u32, point_of_place: &[u8; 32]) -> PointSet {
+    let mut set = 0u32;
+    let mut y = x;
+    while y != 0 {
+        set |= 1 << point_of_place[y.trailing_zeros() as usize];
+        y &= y - 1;
+    }
+    PointSet(set)
 }
 
 /// The colex rank of a set among the sets of its size.
@@ -505,12 +544,7 @@ impl SectorIndex {
             let mut k = slot % self.stride;
             let mut squeezed = self.squeezed_first(k, b, free);
             loop {
-                let mut opp = 0u32;
-                let mut x = squeezed;
-                while x != 0 {
-                    opp |= 1 << point_of_place[x.trailing_zeros() as usize];
-                    x &= x - 1;
-                }
+                let opp = spread(squeezed, &point_of_place).0;
                 let used = stab
                     .iter()
                     .all(|&t| o.squeezed_rank(o.syms[t as usize].apply(opp), free) >= k);

@@ -80,6 +80,26 @@ const UNRESOLVED: u16 = 0x4000; // | (1 + deepest winning child outside the unit
 const PENDING: u16 = 0x8000; // | depth at which it becomes final
 const UNUSED: u16 = 0xFFFF;
 
+/// The working state of a position of `sector` final at `depth`.
+fn pending(sector: Sector, depth: u32) -> Result<u16, Error> {
+    if depth > MAX_LEVEL {
+        return Err(Error::Limit {
+            sector: sector.to_string(),
+            why: format!("depth {depth} exceeds {MAX_LEVEL}"),
+        });
+    }
+    Ok(PENDING | depth as u16)
+}
+
+/// A move led into `sector`, which the unit neither holds nor depends on.
+fn not_a_dependency(sector: Sector) -> Error {
+    Error::Limit {
+        sector: sector.to_string(),
+        why: "reached by a move but not among the unit's dependencies (a bug in the sector graph)"
+            .into(),
+    }
+}
+
 #[inline]
 fn is_unresolved(s: u16) -> bool {
     s & 0xC000 == UNRESOLVED
@@ -219,10 +239,7 @@ impl Unit<'_> {
             } else if let Some(j) = self.children.iter().position(|c| c.sector == sector) {
                 outside.push((j as u8, self.children[j].index.index_with(child, e)));
             } else {
-                self.fail(Error::Limit {
-                    sector: sector.to_string(),
-                    why: "reached by a move but not among the unit's dependencies (a bug in the sector graph)".into(),
-                });
+                self.fail(not_a_dependency(sector));
             }
         }
         for &(j, slot) in outside.iter() {
@@ -251,7 +268,7 @@ impl Unit<'_> {
         if let Some(c) = p.counter.get(slot) {
             c.store(count as u8, Relaxed);
         }
-        let pending = if !any {
+        let depth = if !any {
             // No move: lost, or a drawn full board (which then stays unresolved: a draw).
             match value_without_moves(self.db.variant(), &pos) {
                 Value::Draw => None,
@@ -264,13 +281,10 @@ impl Unit<'_> {
         } else {
             None
         };
-        match pending {
-            Some(d) if d > MAX_LEVEL => self.fail(Error::Limit {
-                sector: p.index.sector().to_string(),
-                why: format!("depth {d} exceeds {MAX_LEVEL}"),
-            }),
-            Some(d) => {
-                p.state[slot].store(PENDING | d as u16, Relaxed);
+        match depth.map(|d| (d, pending(p.index.sector(), d))) {
+            Some((_, Err(e))) => self.fail(e),
+            Some((d, Ok(state))) => {
+                p.state[slot].store(state, Relaxed);
                 self.raise_max_pending(d);
             }
             None => p.state[slot].store(
@@ -367,27 +381,15 @@ impl Unit<'_> {
                 }
             }
         }
-        // The sectors of the predecessors of a position in `b` whose last move removed one
-        // of its mover's pieces: by a slide or fly, or by a placement.
-        let unremoval_sectors = |b: Sector| {
-            let slide = Sector {
-                mover: b.opponent,
-                opponent: b.mover + 1,
-                mover_hand: b.opponent_hand,
-                opponent_hand: b.mover_hand,
-            };
-            let placement = b.opponent.checked_sub(1).map(|mover| Sector {
-                mover,
-                mover_hand: b.opponent_hand + 1,
-                ..slide
-            });
-            [Some(slide), placement]
-        };
-        let unremovals = unit.sectors.iter().any(|&b| {
-            unremoval_sectors(b)
-                .into_iter()
-                .flatten()
-                .any(|s| unit.sectors.contains(&s))
+        // A removal takes a piece from the side that moves next, so it leads to a sector whose
+        // mover has fewer pieces than the parent's opponent; un-removals matter only when such
+        // a move stays in the unit.
+        let pieces = |on_board: u8, in_hand: u8| on_board as u32 + in_hand as u32;
+        let unremovals = unit.sectors.iter().any(|a| {
+            a.successors(db.variant()).iter().any(|c| {
+                unit.sectors.contains(c)
+                    && pieces(c.mover, c.mover_hand) < pieces(a.opponent, a.opponent_hand)
+            })
         });
         Ok(Unit {
             db,
@@ -704,15 +706,7 @@ fn prove_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Result
             .collect::<Vec<_>>()
             .join(" "),
         count: report.fault_count,
-        first: format!(
-            "sector {}{}: {}",
-            first.sector,
-            first
-                .position
-                .as_ref()
-                .map_or(String::new(), |p| format!(" position {p}")),
-            first.message
-        ),
+        first: first.to_string(),
     })
 }
 

@@ -15,9 +15,9 @@ use std::sync::atomic::Ordering::Relaxed;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use super::{Progress, Scratch, Unit, MAX_LEVEL, PENDING, UNRESOLVED};
+use super::{not_a_dependency, pending, Progress, Scratch, Unit, UNRESOLVED};
 use crate::error::Error;
-use crate::index::{next_combination, RowRank, SectorIndex};
+use crate::index::{next_combination, spread, RowRank, SectorIndex};
 use crate::movegen::removable;
 use crate::point::{PointSet, MAX_POINTS};
 use crate::position::Position;
@@ -88,9 +88,6 @@ impl Keyed<'_> {
 /// place among the row's free points), and its cells.
 struct Removal<'a> {
     rank: RowRank<'a>,
-    /// Whether the child's mover set has a non-trivial stabiliser: its slots then need
-    /// [`RowRank::slot`], the least of the images.
-    stabilised: bool,
     place: [u8; MAX_POINTS],
     cells: Keyed<'a>,
 }
@@ -119,19 +116,6 @@ fn keyed<'a>(row: Row<'a>, table: &'a [u32; 256]) -> Keyed<'a> {
         table: (row.width() == 1).then_some(table),
         row,
     }
-}
-
-/// The colex rank of a set of places.
-#[inline]
-fn colex(orbits: &crate::index::Orbits, mut x: u32) -> u64 {
-    let mut rank = 0;
-    let mut i = 1;
-    while x != 0 {
-        rank += orbits.binomial(x.trailing_zeros(), i);
-        i += 1;
-        x &= x - 1;
-    }
-    rank
 }
 
 fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Result<(), Error> {
@@ -172,20 +156,11 @@ fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Re
     if let (false, false, Some(c)) = (removal_wins, takeable.is_empty(), child(1)) {
         let stride = c.index.stride();
         for point in takeable {
-            let after = opponent.without(point);
-            let rank = c.index.row_of(after);
-            let (_, stabilised) =
-                orbits.representative(after.len() as usize, (rank.base() / stride) as usize);
-            let free = !rank.map(after) & board.all().0;
-            let mut place = [0u8; MAX_POINTS];
-            for p in board.all() - after {
-                place[p.index()] = (free & (rank.map(p.set()) - 1)).count_ones() as u8;
-            }
+            let rank = c.index.row_of(opponent.without(point));
             let cells = keyed(c.file.row(rank.base(), stride)?, table);
             removals.push(Removal {
+                place: rank.places_of_points(),
                 rank,
-                stabilised,
-                place,
                 cells,
             });
         }
@@ -197,11 +172,11 @@ fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Re
     for k in 0..width {
         let this = x;
         x = next_combination(x);
-        if stabilised && own_rank.slot(spread(this, &point_of_place).0) - own_rank.base() < k {
+        let mover = spread(this, &point_of_place);
+        if stabilised && own_rank.slot(mover.0) - own_rank.base() < k {
             // A symmetric image of this parent comes earlier in the row.
             continue;
         }
-        let mover = spread(this, &point_of_place);
         let parent = Position {
             mover,
             opponent,
@@ -228,10 +203,10 @@ fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Re
                 best = 0;
             } else if !closing.is_empty() {
                 if removals.is_empty() {
-                    return Err(missing(child_sector(s, 1)));
+                    return Err(not_a_dependency(child_sector(s, 1)));
                 }
                 for rm in &removals {
-                    if rm.stabilised {
+                    if rm.rank.stabilised() {
                         let m = rm.rank.map(mover);
                         for p in closing {
                             let slot = rm.rank.slot(m | rm.rank.map(p.set()));
@@ -245,7 +220,7 @@ fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Re
                             m |= 1 << rm.place[p.index()];
                         }
                         for p in closing {
-                            let k = rm.cells.key(colex(orbits, m | 1 << rm.place[p.index()]));
+                            let k = rm.cells.key(orbits.colex(m | 1 << rm.place[p.index()]));
                             best = best.min(k);
                             bad_removal |= k & BAD;
                         }
@@ -301,37 +276,6 @@ fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Re
         part.state[slot].store(state, Relaxed);
     }
     Ok(())
-}
-
-/// The points of a set of places.
-#[inline]
-fn spread(x: u32, point_of_place: &[u8; MAX_POINTS]) -> PointSet {
-    let mut set = 0u32;
-    let mut y = x;
-    while y != 0 {
-        set |= 1 << point_of_place[y.trailing_zeros() as usize];
-        y &= y - 1;
-    }
-    PointSet(set)
-}
-
-/// The working state of a position final at `depth`.
-fn pending(s: Sector, depth: u32) -> Result<u16, Error> {
-    if depth > MAX_LEVEL {
-        return Err(Error::Limit {
-            sector: s.to_string(),
-            why: format!("depth {depth} exceeds {MAX_LEVEL}"),
-        });
-    }
-    Ok(PENDING | depth as u16)
-}
-
-fn missing(sector: Sector) -> Error {
-    Error::Limit {
-        sector: sector.to_string(),
-        why: "reached by a move but not among the unit's dependencies (a bug in the sector graph)"
-            .into(),
-    }
 }
 
 #[cfg(test)]
