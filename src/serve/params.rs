@@ -8,21 +8,8 @@ use crate::variant::{RuleOverrides, RuleSwitch};
 /// The rule switches every API route takes, by their command-line names.
 pub const RULES: [&str; 4] = ["flying", "removal", "phases", "full-board"];
 
-/// The most characters of a parameter an error message quotes.
-const CLIP_CHARS: usize = 60;
-
-/// Text from a request as an error message quotes it: whole when short, else its first
-/// characters, `…` and the length, so that a long parameter cannot flood the answer or the log.
-pub fn clip(text: &str) -> String {
-    match text.char_indices().nth(CLIP_CHARS) {
-        None => text.to_string(),
-        Some((end, _)) => format!(
-            "{}… ({} characters in all)",
-            &text[..end],
-            text.chars().count()
-        ),
-    }
-}
+/// Text from a request as an error message quotes it, clipped as every user input is.
+pub use crate::position::clip;
 
 /// The decoded parameters of a query string.
 #[derive(Debug)]
