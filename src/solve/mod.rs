@@ -8,7 +8,7 @@
 //! makes a loss at one more than the deepest child. Wins come out shortest, losses longest;
 //! what never resolves is a draw.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -112,11 +112,141 @@ fn is_pending(s: u16) -> bool {
 
 const CHUNK: usize = 1 << 14;
 
+/// Slots per block of level marks: a level scans a block only when one of its positions
+/// may be pending at that level. Deep in a large unit only a few positions are pending at
+/// each level, and scanning every state at every level costs more than resolving them.
+const MARK_BLOCK: usize = 1 << 10;
+/// Levels told apart by the marks of a block (one bit each, the level modulo this); a
+/// level that shares a bit only scans a block for nothing.
+const MARK_LEVELS: u32 = 256;
+const MARK_WORDS: usize = MARK_LEVELS as usize / 64;
+
 /// One sector of the unit being solved.
 struct Part {
+    /// The sector.
+    sector: Sector,
+    /// The layout of the working state: the sector's own index, or, for the second sector of
+    /// a twin unit (`b-a` with `a-b`), its twin's, each position kept at the slot of its
+    /// [`Position::flipped`] image. The predecessors of a row of positions of `a-b` (one
+    /// mover set `M`) are positions of `b-a` with opponent set `M`, so in this layout they
+    /// fill one row, and those of a row of `b-a` fill the few rows of the sets `M` reaches by
+    /// one move: the levels touch rows that stay in the cache instead of lines anywhere in
+    /// gigabytes. Transposed to the sector's own order before writing.
     index: SectorIndex,
+    flipped: bool,
     state: AtomicArray<AtomicU16>,
     counter: AtomicArray<AtomicU8>,
+    /// Per block of [`MARK_BLOCK`] slots, the levels at which a position of it was made
+    /// pending (cyclic units only; empty otherwise).
+    marks: Vec<AtomicU64>,
+}
+
+impl Part {
+    /// Notes that the position in `slot` is pending at `depth`.
+    #[inline]
+    fn mark(&self, slot: usize, depth: u32) {
+        let bit = depth % MARK_LEVELS;
+        if let Some(w) = self
+            .marks
+            .get(slot / MARK_BLOCK * MARK_WORDS + bit as usize / 64)
+        {
+            let m = 1u64 << (bit % 64);
+            // Mostly set already: a load keeps the line shared.
+            if w.load(Relaxed) & m == 0 {
+                w.fetch_or(m, Relaxed);
+            }
+        }
+    }
+
+    /// Whether a position of block `block` may be pending at `level`.
+    #[inline]
+    fn marked(&self, block: usize, level: u32) -> bool {
+        let bit = level % MARK_LEVELS;
+        self.marks[block * MARK_WORDS + bit as usize / 64].load(Relaxed) & 1u64 << (bit % 64) != 0
+    }
+
+    /// The slot of `pos`, a position of this part's sector.
+    #[inline]
+    fn slot(&self, pos: &Position) -> u64 {
+        if self.flipped {
+            self.index.index(&pos.flipped())
+        } else {
+            self.index.index(pos)
+        }
+    }
+
+    /// [`Part::slot`] with the table entry of `pos`'s mover already loaded.
+    #[inline]
+    fn slot_with(&self, pos: &Position, mover: Entry) -> u64 {
+        if self.flipped {
+            self.index.index(&pos.flipped())
+        } else {
+            self.index.index_with(pos, mover)
+        }
+    }
+
+    /// The position in `slot` (one of its symmetric images), or `None` for an unused slot.
+    #[inline]
+    fn position(&self, slot: u64) -> Option<Position> {
+        let pos = self.index.position(slot)?;
+        Some(if self.flipped { pos.flipped() } else { pos })
+    }
+
+    /// The final states in the sector's own slot order, for writing: a twin's transposed, the
+    /// counters (no longer needed) freed first.
+    fn for_writing(self, db: &Database) -> Result<Part, Error> {
+        let Part {
+            sector,
+            index,
+            flipped,
+            state: working,
+            counter,
+            ..
+        } = self;
+        drop(counter);
+        if !flipped {
+            return Ok(Part {
+                sector,
+                index,
+                flipped,
+                state: working,
+                counter: AtomicArray::zeroed(0)?,
+                marks: Vec::new(),
+            });
+        }
+        let own = db.index(sector);
+        let state = AtomicArray::<AtomicU16>::zeroed(own.size() as usize)?;
+        let n = own.size();
+        let starts: Vec<u64> = (0..n).step_by(CHUNK).collect();
+        starts.par_iter().for_each(|&a| {
+            let b = (a + CHUNK as u64).min(n);
+            // One position ahead, so that its stored line is on its way.
+            let mut previous: Option<(u64, usize)> = None;
+            own.for_each_slot(a, b, |slot, pos| {
+                let from = pos.map(|p| index.index(&p.flipped()) as usize);
+                if let Some(j) = from {
+                    prefetch(&working[j]);
+                } else {
+                    state[slot as usize].store(UNUSED, Relaxed);
+                }
+                if let Some((s, j)) = previous.take() {
+                    state[s as usize].store(working[j].load(Relaxed), Relaxed);
+                }
+                previous = from.map(|j| (slot, j));
+            });
+            if let Some((s, j)) = previous {
+                state[s as usize].store(working[j].load(Relaxed), Relaxed);
+            }
+        });
+        Ok(Part {
+            sector,
+            index: own,
+            flipped: false,
+            state,
+            counter: AtomicArray::zeroed(0)?,
+            marks: Vec::new(),
+        })
+    }
 }
 
 /// A solved sector a unit's moves lead into.
@@ -141,7 +271,7 @@ struct Unit<'a> {
 impl Unit<'_> {
     #[inline]
     fn part_of(&self, sector: Sector) -> Option<usize> {
-        self.parts.iter().position(|p| p.index.sector() == sector)
+        self.parts.iter().position(|p| p.sector == sector)
     }
 
     fn fail(&self, e: Error) {
@@ -154,6 +284,7 @@ impl Unit<'_> {
             .compare_exchange(from, PENDING | depth as u16, Relaxed, Relaxed)
             .is_ok();
         if ok {
+            self.parts[part].mark(slot, depth);
             self.raise_max_pending(depth);
         }
         ok
@@ -168,29 +299,66 @@ impl Unit<'_> {
         }
     }
 
-    /// Reads children outside the unit and counts distinct children inside it.
+    /// Reads children outside the unit and counts distinct children inside it. Pipelined:
+    /// the position's children are worked out and the cells of those outside the unit asked
+    /// for, then the previous position (in `scratch`) is finished, its cells arrived in the
+    /// meantime; [`Unit::flush`] finishes the last one.
     fn init(&self, part: usize, slot: usize, pos: Option<Position>, scratch: &mut Scratch) {
-        let p = &self.parts[part];
         let Some(pos) = pos else {
-            p.state[slot].store(UNUSED, Relaxed);
+            self.parts[part].state[slot].store(UNUSED, Relaxed);
             return;
         };
-        let mut best_win = u32::MAX;
-        let mut deepest_win: Option<u32> = None;
-        let mut draw = false;
-        let mut any = false;
+        let mut spare = std::mem::take(&mut scratch.spare);
+        self.start(part, slot, pos, scratch, &mut spare);
+        let mut ahead = std::mem::replace(&mut scratch.ahead, spare);
+        if ahead.pending {
+            self.finish(&mut ahead);
+        }
+        scratch.spare = ahead;
+    }
+
+    /// Finishes the position [`Unit::init`] left started.
+    fn flush(&self, scratch: &mut Scratch) {
+        if scratch.ahead.pending {
+            self.finish(&mut scratch.ahead);
+        }
+    }
+
+    /// Initialises one position at once (not pipelined).
+    fn init_now(&self, part: usize, slot: usize, pos: Position) {
+        let mut scratch = Scratch::default();
+        self.init(part, slot, Some(pos), &mut scratch);
+        self.flush(&mut scratch);
+    }
+
+    /// The first half of [`Unit::init`]: the children, those outside the unit asked for.
+    fn start(
+        &self,
+        part: usize,
+        slot: usize,
+        pos: Position,
+        scratch: &mut Scratch,
+        st: &mut Started,
+    ) {
+        let p = &self.parts[part];
+        st.pending = true;
+        st.part = part;
+        st.slot = slot;
+        st.pos = pos;
+        st.best_win = u32::MAX;
+        st.any = false;
         // In phases, so that the cache misses of one phase (orbit table entries, then child
         // cells) are independent loads the processor overlaps.
         let Scratch {
             kids,
             entries,
             inside,
-            outside,
+            ..
         } = scratch;
         kids.clear();
         entries.clear();
         inside.clear();
-        outside.clear();
+        st.outside.clear();
         let orbits = p.index.orbits();
         // A move without a removal keeps the opponent's set as the child's mover set. Such
         // children are pairwise distinct, even up to symmetry, unless that set has a
@@ -213,7 +381,7 @@ impl Unit<'_> {
         let (place_fast, move_fast) = (plain_in_unit(true), plain_in_unit(false));
         let mut plain = 0usize;
         for_each_move(self.db.variant(), &pos, |mv| {
-            any = true;
+            st.any = true;
             let fast = if mv.from().is_none() {
                 place_fast
             } else {
@@ -225,7 +393,7 @@ impl Unit<'_> {
             }
             let child = play(&pos, mv);
             if too_few_pieces(&child) {
-                best_win = best_win.min(1);
+                st.best_win = st.best_win.min(1);
             } else {
                 kids.push(child);
             }
@@ -235,14 +403,30 @@ impl Unit<'_> {
         for (child, &e) in kids.iter().zip(entries.iter()) {
             let sector = Sector::of(child);
             if let Some(k) = self.part_of(sector) {
-                inside.push((k as u64) << 56 | self.parts[k].index.index_with(child, e));
+                inside.push((k as u64) << 56 | self.parts[k].slot_with(child, e));
             } else if let Some(j) = self.children.iter().position(|c| c.sector == sector) {
-                outside.push((j as u8, self.children[j].index.index_with(child, e)));
+                let slot = self.children[j].index.index_with(child, e);
+                self.children[j].file.prefetch(slot);
+                st.outside.push((j as u8, slot));
             } else {
                 self.fail(not_a_dependency(sector));
             }
         }
-        for &(j, slot) in outside.iter() {
+        inside.sort_unstable();
+        inside.dedup();
+        st.in_unit = plain + inside.len();
+    }
+
+    /// The second half of [`Unit::init`]: the cells outside read, the position's state and
+    /// counter stored.
+    fn finish(&self, st: &mut Started) {
+        st.pending = false;
+        let p = &self.parts[st.part];
+        let (slot, pos) = (st.slot, &st.pos);
+        let mut best_win = st.best_win;
+        let mut deepest_win: Option<u32> = None;
+        let mut draw = false;
+        for &(j, slot) in st.outside.iter() {
             let c = &self.children[j as usize];
             match c.file.cell(slot) {
                 Ok(Some(Value::Loss(d))) => best_win = best_win.min(d + 1),
@@ -255,12 +439,10 @@ impl Unit<'_> {
                 Err(e) => self.fail(e),
             }
         }
-        inside.sort_unstable();
-        inside.dedup();
-        let count = plain + inside.len() + draw as usize;
+        let count = st.in_unit + draw as usize;
         if count > u8::MAX as usize {
             self.fail(Error::Limit {
-                sector: p.index.sector().to_string(),
+                sector: p.sector.to_string(),
                 why: format!("a position has {count} children, more than a counter holds"),
             });
             return;
@@ -268,9 +450,9 @@ impl Unit<'_> {
         if let Some(c) = p.counter.get(slot) {
             c.store(count as u8, Relaxed);
         }
-        let depth = if !any {
+        let depth = if !st.any {
             // No move: lost, or a drawn full board (which then stays unresolved: a draw).
-            match value_without_moves(self.db.variant(), &pos) {
+            match value_without_moves(self.db.variant(), pos) {
                 Value::Draw => None,
                 _ => Some(0),
             }
@@ -281,10 +463,11 @@ impl Unit<'_> {
         } else {
             None
         };
-        match depth.map(|d| (d, pending(p.index.sector(), d))) {
+        match depth.map(|d| (d, pending(p.sector, d))) {
             Some((_, Err(e))) => self.fail(e),
             Some((d, Ok(state))) => {
                 p.state[slot].store(state, Relaxed);
+                p.mark(slot, d);
                 self.raise_max_pending(d);
             }
             None => p.state[slot].store(
@@ -296,20 +479,17 @@ impl Unit<'_> {
 
     /// Finalises a position pending at `level` and lists its predecessors in the unit in
     /// `preds` (sorted), their lines fetched for a later [`Unit::tell`]: the predecessors'
-    /// states lie anywhere in the unit, and each update is a locked instruction that waits for
-    /// its own miss, so the caller tells one position's predecessors while the next one's
-    /// lines are on their way.
+    /// states may lie anywhere in the unit (a sector that is its own twin), and each update is
+    /// a locked instruction that waits for its own miss, so the caller tells one position's
+    /// predecessors while the next one's lines are on their way.
     fn resolve(&self, part: usize, slot: usize, level: u32, preds: &mut Vec<(u8, u64)>) {
         let p = &self.parts[part];
         p.state[slot].store(level as u16, Relaxed);
-        let pos = p
-            .index
-            .position(slot as u64)
-            .expect("pending slots are used");
+        let pos = p.position(slot as u64).expect("pending slots are used");
         preds.clear();
         for_each_unmove_with(self.db.variant(), &pos, self.unremovals, |prev, _| {
             if let Some(k) = self.part_of(Sector::of(&prev)) {
-                preds.push((k as u8, self.parts[k].index.index(&prev)));
+                preds.push((k as u8, self.parts[k].slot(&prev)));
             }
         });
         preds.sort_unstable();
@@ -352,9 +532,13 @@ impl Unit<'_> {
 
     /// The working state of `unit`, its sectors' children opened, before initialisation.
     fn new<'a>(db: &'a Database, unit: &WorkUnit) -> Result<Unit<'a>, Error> {
-        let mut parts = Vec::new();
+        let mut parts: Vec<Part> = Vec::new();
         for &s in &unit.sectors {
-            let index = db.index(s);
+            let twin = parts.iter().find(|p| !p.flipped && p.sector == s.flipped());
+            let (index, flipped) = match twin {
+                Some(t) if unit.cyclic && s != t.sector => (t.index.clone(), true),
+                _ => (db.index(s), false),
+            };
             let n = index.size() as usize;
             // Forward units count no children inside the unit.
             let counted = if unit.cyclic { n } else { 0 };
@@ -364,9 +548,18 @@ impl Unit<'_> {
                 .with_min_len(CHUNK)
                 .for_each(|x| x.store(UNUSED, Relaxed));
             parts.push(Part {
+                sector: s,
                 index,
+                flipped,
                 state,
                 counter: AtomicArray::zeroed(counted)?,
+                marks: if unit.cyclic {
+                    (0..n.div_ceil(MARK_BLOCK) * MARK_WORDS)
+                        .map(|_| AtomicU64::new(0))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
             });
         }
         let mut children = Vec::new();
@@ -416,11 +609,12 @@ impl Unit<'_> {
             chunks(&self.parts).par_iter().for_each_init(
                 Scratch::default,
                 |scratch, &(k, a, b)| {
-                    self.parts[k]
-                        .index
-                        .for_each_slot(a as u64, b as u64, |slot, pos| {
-                            self.init(k, slot as usize, pos, scratch)
-                        });
+                    let part = &self.parts[k];
+                    part.index.for_each_slot(a as u64, b as u64, |slot, pos| {
+                        let pos = pos.map(|p| if part.flipped { p.flipped() } else { p });
+                        self.init(k, slot as usize, pos, scratch)
+                    });
+                    self.flush(scratch);
                     progress.advance((b - a) as u64);
                 },
             );
@@ -441,6 +635,24 @@ struct Scratch {
     kids: Vec<Position>,
     entries: Vec<Entry>,
     inside: Vec<u64>,
+    /// The position started and not yet finished.
+    ahead: Started,
+    /// Buffers for the next one.
+    spare: Started,
+}
+
+/// A position whose children are worked out and whose cells outside the unit are on their way.
+#[derive(Default)]
+struct Started {
+    pending: bool,
+    part: usize,
+    slot: usize,
+    pos: Position,
+    best_win: u32,
+    any: bool,
+    /// Distinct children inside the unit.
+    in_unit: usize,
+    /// Children outside as (child, slot).
     outside: Vec<(u8, u64)>,
 }
 
@@ -486,6 +698,7 @@ fn init_grouped(u: &Unit, progress: &dyn Progress) {
                     u.init(0, slot, Some(parent), scratch);
                 }
             });
+            u.flush(scratch);
             progress.advance(b - a);
         });
 }
@@ -503,7 +716,7 @@ pub fn solve_unit(
     let mut clock = Instant::now();
     let u = Unit::new(db, unit)?;
     let work = chunks(&u.parts);
-    let total: u64 = u.parts.iter().map(|p| p.state.len() as u64).sum();
+    let total: u64 = unit.sectors.iter().map(|&s| db.index(s).size()).sum();
     u.init_all(unit, progress, true);
     u.take_error()?;
     times.slots = total;
@@ -517,11 +730,18 @@ pub fn solve_unit(
             work.par_iter().for_each_init(
                 || (Vec::with_capacity(64), Vec::with_capacity(64)),
                 |(next, previous), &(k, a, b)| {
-                    for (slot, state) in u.parts[k].state[a..b].iter().enumerate() {
-                        if state.load(Relaxed) == PENDING | level as u16 {
-                            u.resolve(k, a + slot, level, next);
-                            u.tell(level, previous);
-                            std::mem::swap(next, previous);
+                    let part = &u.parts[k];
+                    for start in (a..b).step_by(MARK_BLOCK) {
+                        if !part.marked(start / MARK_BLOCK, level) {
+                            continue;
+                        }
+                        let end = (start + MARK_BLOCK).min(b);
+                        for (slot, state) in part.state[start..end].iter().enumerate() {
+                            if state.load(Relaxed) == PENDING | level as u16 {
+                                u.resolve(k, start + slot, level, next);
+                                u.tell(level, previous);
+                                std::mem::swap(next, previous);
+                            }
                         }
                     }
                     u.tell(level, previous);
@@ -539,8 +759,8 @@ pub fn solve_unit(
     times.retrograde = clock.elapsed();
     clock = Instant::now();
     progress.phase("writing", total);
-    for part in &u.parts {
-        write_part(db, part, progress)?;
+    for part in u.parts {
+        write_part(db, &part.for_writing(db)?, progress)?;
     }
     db.forget();
     times.write = clock.elapsed();
@@ -593,7 +813,7 @@ fn write_part(db: &Database, part: &Part, progress: &dyn Progress) -> Result<(),
             st
         })
         .reduce(SectorStats::default, SectorStats::merge);
-    let mut header = Header::new(db.variant(), index.sector(), n as u64);
+    let mut header = Header::new(db.variant(), part.sector, n as u64);
     header.cell_width = if stats.max_depth <= max_depth_for_width(1) {
         1
     } else {
@@ -603,7 +823,7 @@ fn write_part(db: &Database, part: &Part, progress: &dyn Progress) -> Result<(),
     let width = header.cell_width;
     fs_create_dir(db)?;
     let w = width as usize;
-    write_sector(&db.path(index.sector()), &mut header, |a, b, out| {
+    write_sector(&db.path(part.sector), &mut header, |a, b, out| {
         out.par_chunks_mut(CHUNK * w)
             .enumerate()
             .for_each(|(i, chunk)| {

@@ -15,7 +15,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use super::{not_a_dependency, pending, Progress, Scratch, Unit, UNRESOLVED};
+use super::{not_a_dependency, pending, Progress, Unit, UNRESOLVED};
 use crate::error::Error;
 use crate::index::{next_combination, spread, RowRank, SectorIndex};
 use crate::movegen::removable;
@@ -187,7 +187,7 @@ fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Re
         let empty = all_places & !this;
         if empty == 0 {
             // A full board: the general path knows what that is worth.
-            u.init(0, slot, Some(parent), &mut Scratch::default());
+            u.init_now(0, slot, parent);
             continue;
         }
         prefetch(&part.state[slot]);
