@@ -29,7 +29,7 @@ for game in "${games[@]}"; do
       "$bin" "${rules[@]}" solve --db "$db" --threads "${THREADS:-2}" --quiet
     echo "== $name: verify"
     /usr/bin/time -f "$name verify: %e s wall, %M KB peak" \
-      "$bin" "${rules[@]}" verify --db "$db" --quiet
+      "$bin" "${rules[@]}" verify --db "$db" --quiet --resume
     "$bin" "${rules[@]}" stats --db "$db" --json > "data/results/$name.json"
     "$bin" "${rules[@]}" query --db "$db" --json start > "data/results/$name-start.json"
     folder=$(ls -d "$db/$game".pieces-*.removal-"$removal".* | head -1)

@@ -184,6 +184,12 @@ enum Command {
         /// List at most this many faults (all are counted).
         #[arg(long, default_value_t = 20)]
         max_faults: usize,
+        /// Go on where an interrupted `verify --resume` stopped: record each sector found
+        /// sound in `W-B-WF-BF.proved` next to its file (the checksums of its file and of the
+        /// files it reads), and skip recomputing a sector whose record matches the files as
+        /// they are now (their blocks are still checked).
+        #[arg(long)]
+        resume: bool,
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
@@ -325,8 +331,9 @@ pub fn run() -> Result<ExitCode, Failure> {
             db,
             sector,
             max_faults,
+            resume,
             quiet,
-        } => crate::query_cmd::verify(&variant, &db, sector.as_deref(), max_faults, quiet),
+        } => crate::query_cmd::verify(&variant, &db, sector.as_deref(), max_faults, resume, quiet),
         Command::Check { db, sector, quiet } => {
             crate::check_cmd::check(&variant, &db, sector.as_deref(), quiet)
         }

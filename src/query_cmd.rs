@@ -8,7 +8,7 @@ use morris::db::Database;
 use morris::query::Analysis;
 use morris::sector::{reachable, Sector};
 use morris::solve::Progress;
-use morris::verify::verify as verify_db;
+use morris::verify::verify_with as verify_db;
 use morris::wire;
 use morris::{Color, Position, Value, Variant};
 
@@ -179,6 +179,7 @@ pub fn verify(
     dir: &Path,
     sector: Option<&str>,
     max_faults: usize,
+    resume: bool,
     quiet: bool,
 ) -> Result<ExitCode, Failure> {
     let db = Database::new(dir, variant)?;
@@ -196,7 +197,7 @@ pub fn verify(
             .unwrap()
             .progress_chars("=> "),
     );
-    let report = verify_db(&db, &sectors, max_faults, &Bar(bar.clone()));
+    let report = verify_db(&db, &sectors, max_faults, resume, &Bar(bar.clone()));
     bar.finish_and_clear();
     let mut out = Out::new();
     for f in &report.faults {
@@ -206,6 +207,12 @@ pub fn verify(
         out.line(format_args!(
             "... and {} more faults",
             report.fault_count - report.faults.len() as u64
+        ))?;
+    }
+    if report.skipped > 0 {
+        out.line(format_args!(
+            "{} sectors proved before (their proof records match the files) were not recomputed",
+            report.skipped
         ))?;
     }
     out.line(format_args!(

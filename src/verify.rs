@@ -58,6 +58,45 @@ pub struct Report {
     pub faults: Vec<Fault>,
     /// All faults found, listed or not.
     pub fault_count: u64,
+    /// Sectors not recomputed because their proof record still held (`resume`).
+    pub skipped: usize,
+}
+
+/// What the proof of one sector relied on: its file's and its dependencies' checksums.
+type Relied = Vec<(Sector, u64)>;
+
+/// Where the proof record of `sector` lies: next to its file, as `W-B-WF-BF.proved`.
+pub fn proof_path(db: &Database, sector: Sector) -> std::path::PathBuf {
+    db.path(sector).with_extension("proved")
+}
+
+const PROOF_MAGIC: &str = "morris proof 1";
+
+/// The proof record of a sector, if it has a readable one.
+fn read_proof(db: &Database, sector: Sector) -> Option<Relied> {
+    let text = std::fs::read_to_string(proof_path(db, sector)).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != PROOF_MAGIC {
+        return None;
+    }
+    lines
+        .map(|l| {
+            let (s, sum) = l.split_once(' ')?;
+            Some((s.parse().ok()?, u64::from_str_radix(sum, 16).ok()?))
+        })
+        .collect()
+}
+
+/// Records that `sector` was proved from the files `relied` names (written whole or not at all).
+fn write_proof(db: &Database, sector: Sector, relied: &Relied) -> std::io::Result<()> {
+    let mut text = format!("{PROOF_MAGIC}\n");
+    for (s, sum) in relied {
+        text.push_str(&format!("{s} {sum:016x}\n"));
+    }
+    let path = proof_path(db, sector);
+    let part = path.with_extension("proved.part");
+    std::fs::write(&part, text)?;
+    std::fs::rename(&part, &path)
 }
 
 /// Opened sector files, damaged or not, keyed by sector; an error stands for a file that
@@ -71,6 +110,21 @@ pub fn verify(
     db: &Database,
     sectors: &[Sector],
     max_faults: usize,
+    progress: &dyn Progress,
+) -> Report {
+    verify_with(db, sectors, max_faults, false, progress)
+}
+
+/// [`verify`], and with `resume` each sector found sound is recorded in a proof record (the
+/// checksums of its file and of its dependencies' files), and a sector whose record matches
+/// the files as they are now is not recomputed again: an interrupted verification goes on
+/// where it stopped. Every file's blocks are still checked against their checksums, so a file
+/// changed since its proof has another checksum, or a damaged block, and is proved again.
+pub fn verify_with(
+    db: &Database,
+    sectors: &[Sector],
+    max_faults: usize,
+    resume: bool,
     progress: &dyn Progress,
 ) -> Report {
     let mut report = Report::default();
@@ -100,6 +154,7 @@ pub fn verify(
     let mut block_checked = std::collections::BTreeSet::new();
     for &s in sectors {
         report.sectors += 1;
+        let faults_before = faults.count;
         let file = match &files[&s] {
             Ok(f) => f.clone(),
             Err(why) => {
@@ -146,9 +201,30 @@ pub fn verify(
         if !usable {
             continue;
         }
+        let relied: Relied = std::iter::once(s)
+            .chain(s.successors(variant).into_iter().filter(|&c| c != s))
+            .filter_map(|c| Some((c, files[&c].as_ref().ok()?.header().checksum)))
+            .collect();
+        let sound_so_far = faults.count == faults_before;
+        if resume && sound_so_far && read_proof(db, s).as_ref() == Some(&relied) {
+            report.skipped += 1;
+            continue;
+        }
         let (positions, children) = verify_sector(db, s, &file, &files, &mut faults, progress);
         report.positions += positions;
         report.children += children;
+        if resume && faults.count == faults_before {
+            if let Err(e) = write_proof(db, s, &relied) {
+                faults.note(Fault {
+                    sector: s,
+                    position: None,
+                    message: format!(
+                        "sound, but its proof record {} cannot be written: {e}",
+                        proof_path(db, s).display()
+                    ),
+                });
+            }
+        }
     }
     report.faults = faults.list;
     report.fault_count = faults.count;

@@ -240,3 +240,108 @@ fn truncated_foreign_and_missing_files_are_reported() {
         text(&out)
     );
 }
+
+#[test]
+fn verify_resume_records_proofs_and_recomputes_only_what_changed() {
+    let db = solved("verify-resume", "five", &[]);
+    let dbs = db.to_str().unwrap();
+    let dir = rule_dir(&db, "five");
+    let sectors = fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".sec")
+        })
+        .count();
+    let resume = [
+        "--variant",
+        "five",
+        "verify",
+        "--quiet",
+        "--resume",
+        "--db",
+        dbs,
+    ];
+    // A first run proves and records every sector.
+    let out = morris(&resume);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!text(&out).contains("proved before"), "{}", text(&out));
+    let proofs = |dir: &std::path::Path| {
+        fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".proved")
+            })
+            .count()
+    };
+    assert_eq!(proofs(&dir), sectors);
+    let record = fs::read_to_string(dir.join("4-4-0-0.proved")).unwrap();
+    // The sector itself, then what it reads: itself (moves) and 3-4-0-0 (removals).
+    assert!(record.starts_with("morris proof 1\n4-4-0-0 "), "{record}");
+    assert!(
+        record.lines().count() == 3 && record.contains("\n3-4-0-0 "),
+        "{record}"
+    );
+
+    // As if interrupted after all but two: only those are recomputed.
+    fs::remove_file(dir.join("4-4-0-0.proved")).unwrap();
+    fs::write(dir.join("3-3-0-0.proved"), "morris proof 1\n3-3-0-0 0\n").unwrap();
+    let out = morris(&resume);
+    assert!(out.status.success(), "{}", text(&out));
+    let t = text(&out);
+    assert!(
+        t.contains(&format!("{} sectors proved before", sectors - 2)),
+        "{t}"
+    );
+    // Recounting positions shows what was recomputed: a run of just those two sectors.
+    let positions = |t: &str| {
+        let l = t.lines().find(|l| l.starts_with("checked ")).unwrap();
+        l.split(", ").nth(1).unwrap().to_string()
+    };
+    let mut both = 0u64;
+    for s in ["3-3-0-0", "4-4-0-0"] {
+        let one = morris(&[
+            "--variant",
+            "five",
+            "verify",
+            "--quiet",
+            "--db",
+            dbs,
+            "--sector",
+            s,
+        ]);
+        both += positions(&text(&one))
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap();
+    }
+    assert_eq!(positions(&t), format!("{both} positions"), "{t}");
+    let out = morris(&resume);
+    assert!(text(&out).contains(&format!("{sectors} sectors proved before")));
+
+    // A changed file is proved again even with a matching record: its block fails.
+    let file = dir.join("3-3-0-0.sec");
+    let mut bytes = fs::read(&file).unwrap();
+    let payload = payload_offset(&bytes);
+    let at = (payload..bytes.len())
+        .find(|&i| bytes[i] % 2 == 1 && bytes[i] < 200)
+        .unwrap();
+    bytes[at] += 2;
+    fs::write(&file, &bytes).unwrap();
+    let out = morris(&resume);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("FAULT sector 3-3-0-0: "),
+        "{}",
+        text(&out)
+    );
+}
