@@ -299,9 +299,13 @@ fn verify_sector(
     chunks.par_iter().for_each(|&start| {
         let end = (start + CHUNK).min(flipped.size());
         let (mut n, mut c) = (0u64, 0u64);
-        // The rows of the children of the current opponent set, by child mover set.
-        let mut rows: Vec<(PointSet, Sector, usize, RowRank)> = Vec::new();
+        // The rows of the children of the current opponent set, by child mover set, with
+        // where each point lands in the row.
+        let mut rows: Vec<(PointSet, Sector, usize, RowRank, [u8; 32])> = Vec::new();
         let mut rows_of = PointSet::EMPTY;
+        // The ranks of the position's mover set plus one place, in the row `one_more_row`:
+        // the children of placements without a removal, ranked in O(1) each.
+        let mut one_more = db.orbits().one_more();
         flipped.for_each_slot(start, end, |_, q| {
             let Some(q) = q else { return };
             let pos = q.flipped();
@@ -319,6 +323,7 @@ fn verify_sector(
             let mut draw = false;
             let mut any = false;
             let mut broken: Option<(crate::Move, String)> = None;
+            let mut one_more_row = usize::MAX;
             for_each_move(variant, &pos, |mv| {
                 any = true;
                 moves += 1;
@@ -331,12 +336,29 @@ fn verify_sector(
                     let found = rows.iter().position(|r| r.0 == child.mover && r.1 == s);
                     let k = found.or_else(|| {
                         let j = children_of.iter().position(|x| x.0 == s)?;
-                        rows.push((child.mover, s, j, children_of[j].1.row_of(child.mover)));
+                        let rank = children_of[j].1.row_of(child.mover);
+                        let places = rank.places_of_points();
+                        rows.push((child.mover, s, j, rank, places));
                         Some(rows.len() - 1)
                     });
                     k.map(|k| {
-                        let (_, _, j, rank) = &rows[k];
-                        let child_slot = rank.slot(rank.map(child.opponent));
+                        let (_, _, j, rank, places) = &rows[k];
+                        // A placement without a removal adds one point to the mover set,
+                        // which becomes the child's opponent set.
+                        let plain = mv.from().is_none() && mv.removed().is_none();
+                        let child_slot = if plain && !rank.stabilised() {
+                            if one_more_row != k {
+                                let x = pos
+                                    .mover
+                                    .iter()
+                                    .fold(0u32, |x, p| x | 1 << places[p.index()]);
+                                one_more.set(x);
+                                one_more_row = k;
+                            }
+                            rank.base() + one_more.rank(places[mv.to().index()] as u32)
+                        } else {
+                            rank.slot(rank.map(child.opponent))
+                        };
                         children_of[*j].2.cell_unchecked(child_slot)
                     })
                     .unwrap_or(None)
