@@ -165,14 +165,21 @@ impl Part {
         self.marks[block * MARK_WORDS + bit as usize / 64].load(Relaxed) & 1u64 << (bit % 64) != 0
     }
 
+    /// A position of this part's sector as the layout's index holds it, and back (flipping
+    /// is its own inverse).
+    #[inline]
+    fn layout_image(&self, pos: Position) -> Position {
+        if self.flipped {
+            pos.flipped()
+        } else {
+            pos
+        }
+    }
+
     /// The slot of `pos`, a position of this part's sector.
     #[inline]
     fn slot(&self, pos: &Position) -> u64 {
-        if self.flipped {
-            self.index.index(&pos.flipped())
-        } else {
-            self.index.index(pos)
-        }
+        self.index.index(&self.layout_image(*pos))
     }
 
     /// [`Part::slot`] with the table entry of `pos`'s mover already loaded.
@@ -188,8 +195,7 @@ impl Part {
     /// The position in `slot` (one of its symmetric images), or `None` for an unused slot.
     #[inline]
     fn position(&self, slot: u64) -> Option<Position> {
-        let pos = self.index.position(slot)?;
-        Some(if self.flipped { pos.flipped() } else { pos })
+        self.index.position(slot).map(|p| self.layout_image(p))
     }
 
     /// The final states in the sector's own slot order, for writing: a twin's transposed, the
@@ -611,7 +617,7 @@ impl Unit<'_> {
                 |scratch, &(k, a, b)| {
                     let part = &self.parts[k];
                     part.index.for_each_slot(a as u64, b as u64, |slot, pos| {
-                        let pos = pos.map(|p| if part.flipped { p.flipped() } else { p });
+                        let pos = pos.map(|p| part.layout_image(p));
                         self.init(k, slot as usize, pos, scratch)
                     });
                     self.flush(scratch);
