@@ -159,16 +159,7 @@ fn verify_passes_on_a_sound_database_and_names_a_changed_position() {
         text(&out)
     );
     // verify --sector checks just that sector.
-    let out = morris(&[
-        "--variant",
-        "five",
-        "verify",
-        "--quiet",
-        "--db",
-        dbs,
-        "--sector",
-        "4-4-0-0",
-    ]);
+    let out = verify_five_sector(dbs, "4-4-0-0");
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("checked 1 sectors"), "{}", text(&out));
 }
@@ -241,21 +232,52 @@ fn truncated_foreign_and_missing_files_are_reported() {
     );
 }
 
-#[test]
-fn verify_resume_records_proofs_and_recomputes_only_what_changed() {
-    let db = solved("verify-resume", "five", &[]);
-    let dbs = db.to_str().unwrap();
-    let dir = rule_dir(&db, "five");
-    let sectors = fs::read_dir(&dir)
+/// `verify --sector SECTOR` of five's database `dbs`.
+fn verify_five_sector(dbs: &str, sector: &str) -> Output {
+    morris(&[
+        "--variant",
+        "five",
+        "verify",
+        "--quiet",
+        "--db",
+        dbs,
+        "--sector",
+        sector,
+    ])
+}
+
+/// The files of `dir` whose names end in `suffix`.
+fn count_files(dir: &std::path::Path, suffix: &str) -> usize {
+    fs::read_dir(dir)
         .unwrap()
         .filter(|e| {
             e.as_ref()
                 .unwrap()
                 .file_name()
                 .to_string_lossy()
-                .ends_with(".sec")
+                .ends_with(suffix)
         })
-        .count();
+        .count()
+}
+
+/// The positions a `verify` summary says it recomputed.
+fn positions_checked(t: &str) -> u64 {
+    let l = t.lines().find(|l| l.starts_with("checked ")).unwrap();
+    let n = l
+        .split(", ")
+        .nth(1)
+        .unwrap()
+        .strip_suffix(" positions")
+        .unwrap();
+    n.parse().unwrap()
+}
+
+#[test]
+fn verify_resume_records_proofs_and_recomputes_only_what_changed() {
+    let db = solved("verify-resume", "five", &[]);
+    let dbs = db.to_str().unwrap();
+    let dir = rule_dir(&db, "five");
+    let sectors = count_files(&dir, ".sec");
     let resume = [
         "--variant",
         "five",
@@ -269,19 +291,7 @@ fn verify_resume_records_proofs_and_recomputes_only_what_changed() {
     let out = morris(&resume);
     assert!(out.status.success(), "{}", text(&out));
     assert!(!text(&out).contains("proved before"), "{}", text(&out));
-    let proofs = |dir: &std::path::Path| {
-        fs::read_dir(dir)
-            .unwrap()
-            .filter(|e| {
-                e.as_ref()
-                    .unwrap()
-                    .file_name()
-                    .to_string_lossy()
-                    .ends_with(".proved")
-            })
-            .count()
-    };
-    assert_eq!(proofs(&dir), sectors);
+    assert_eq!(count_files(&dir, ".proved"), sectors);
     let record = fs::read_to_string(dir.join("4-4-0-0.proved")).unwrap();
     // The sector itself, then what it reads: itself (moves) and 3-4-0-0 (removals).
     assert!(record.starts_with("morris proof 1\n4-4-0-0 "), "{record}");
@@ -301,30 +311,11 @@ fn verify_resume_records_proofs_and_recomputes_only_what_changed() {
         "{t}"
     );
     // Recounting positions shows what was recomputed: a run of just those two sectors.
-    let positions = |t: &str| {
-        let l = t.lines().find(|l| l.starts_with("checked ")).unwrap();
-        l.split(", ").nth(1).unwrap().to_string()
-    };
-    let mut both = 0u64;
-    for s in ["3-3-0-0", "4-4-0-0"] {
-        let one = morris(&[
-            "--variant",
-            "five",
-            "verify",
-            "--quiet",
-            "--db",
-            dbs,
-            "--sector",
-            s,
-        ]);
-        both += positions(&text(&one))
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse::<u64>()
-            .unwrap();
-    }
-    assert_eq!(positions(&t), format!("{both} positions"), "{t}");
+    let both: u64 = ["3-3-0-0", "4-4-0-0"]
+        .iter()
+        .map(|s| positions_checked(&text(&verify_five_sector(dbs, s))))
+        .sum();
+    assert_eq!(positions_checked(&t), both, "{t}");
     let out = morris(&resume);
     assert!(text(&out).contains(&format!("{sectors} sectors proved before")));
 
