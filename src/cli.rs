@@ -272,8 +272,9 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with_all = ["plan", "simulate_workers"])]
     pub mpi: bool,
     /// Prove each unit right after writing it, as `verify` does, while the files it reads
-    /// are still in the page cache (about a third more time); a fault stops the run, and the
-    /// unit's files are renamed `*.unsound` so that nothing builds on them.
+    /// are still in the page cache, recording each proof as `verify --resume` does; a fault
+    /// stops the run, and the unit's files are renamed `*.unsound` so that nothing builds on
+    /// them.
     #[arg(long, conflicts_with_all = ["plan", "simulate_workers"])]
     pub verify: bool,
     /// No progress bars.

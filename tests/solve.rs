@@ -537,6 +537,29 @@ fn solve_with_verify_proves_each_unit_and_writes_the_same_files() {
     assert!(solved.iter().all(|l| l.contains(", verify ")), "{t}");
     assert!(t.contains("start position: draw"), "{t}");
     assert_eq!(determinism_hash(&plain), determinism_hash(&proved));
+    // The proofs were recorded: a later `verify --resume` recomputes none of the sectors.
+    let out = morris(&[
+        "--variant",
+        "five",
+        "verify",
+        "--resume",
+        "--quiet",
+        "--db",
+        proved.to_str().unwrap(),
+    ]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    let sectors: usize = t
+        .split_whitespace()
+        .skip_while(|w| *w != "checked")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no sector count in {t}"));
+    assert!(sectors > 37, "{t}");
+    assert!(
+        t.contains(&format!("{sectors} sectors proved before")),
+        "{t}"
+    );
 }
 
 /// The published results of the small games (data/results/, written by scripts/results.sh)

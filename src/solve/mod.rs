@@ -908,10 +908,11 @@ pub fn solve_locked(
 }
 
 /// Proves a unit just written (its children are still in the page cache) with
-/// [`crate::verify::verify`]; on a fault its files are renamed `*.unsound`, so that no later
-/// unit or run reads them, and the fault is the error.
+/// [`crate::verify::verify_with`], recording each sector's proof as `verify --resume` does, so
+/// that a later `verify --resume` does not prove it again; on a fault its files are renamed
+/// `*.unsound`, so that no later unit or run reads them, and the fault is the error.
 fn prove_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Result<(), Error> {
-    let report = crate::verify::verify(db, &unit.sectors, 1, progress);
+    let report = crate::verify::verify_with(db, &unit.sectors, 1, true, progress);
     db.forget();
     let Some(first) = report.faults.first() else {
         return Ok(());
