@@ -16,7 +16,7 @@ use crate::db::Database;
 use crate::error::Error;
 use crate::index::{RowRank, SectorIndex};
 use crate::movegen::{for_each_move, play, too_few_pieces, value_without_moves};
-use crate::point::PointSet;
+use crate::point::{PointSet, MAX_POINTS};
 use crate::position::{Color, Position};
 use crate::sector::Sector;
 use crate::solve::Progress;
@@ -247,11 +247,13 @@ impl Faults {
     }
 }
 
-/// Marks of the per-group cache of removal rows: not looked up yet; the child has too few
+/// Marks of the per-group cache of child rows: not looked up yet; the child has too few
 /// pieces (lost at once); its sector is not one the proof may read. Smaller values are rows.
 const UNKNOWN: u8 = 0xFF;
 const WON_AT_ONCE: u8 = 0xFE;
 const NO_ROW: u8 = 0xFD;
+/// Kinds of children in that cache: by the point removed or none, for placements, then moves.
+const KINDS: usize = 2 * (MAX_POINTS + 1);
 
 fn verify_sector(
     db: &Database,
@@ -309,13 +311,11 @@ fn verify_sector(
         // where each point lands in the row.
         let mut rows: Vec<(PointSet, Sector, usize, RowRank, [u8; 32])> = Vec::new();
         let mut rows_of = PointSet::EMPTY;
-        // The row of the children of placements without a removal, once one is found. Such a
-        // placement keeps every count of pieces, so its child lies in one sector, with the
-        // parent's opponent set as its mover set: one row for the whole group.
-        let mut plain_row: Option<usize> = None;
-        // Likewise the rows of removals, by the point removed (placements first, then moves):
-        // the child's mover set is the opponent set less that point, its sector one per kind.
-        let mut removal_rows = [UNKNOWN; 64];
+        // The row of each kind of child, once found: a placement or a move, removing a given
+        // point or none. Within the group, every child of one kind has the same counts of
+        // pieces (one sector) and the same mover set (the opponent set, less the point
+        // removed): one row.
+        let mut kind_rows = [UNKNOWN; KINDS];
         // The ranks of the position's mover set plus one place, in the row `one_more_row`:
         // the children of placements without a removal, ranked in O(1) each.
         let mut one_more = db.orbits().one_more();
@@ -330,8 +330,7 @@ fn verify_sector(
             if pos.opponent != rows_of {
                 rows.clear();
                 rows_of = pos.opponent;
-                plain_row = None;
-                removal_rows = [UNKNOWN; 64];
+                kind_rows = [UNKNOWN; KINDS];
             }
             let mut shortest_loss: Option<u32> = None;
             let mut deepest_win: Option<u32> = None;
@@ -339,80 +338,55 @@ fn verify_sector(
             let mut any = false;
             let mut broken: Option<(crate::Move, String)> = None;
             let mut one_more_row = usize::MAX;
-            // The row of `child` among `rows`, added when new; `None` when its sector is
-            // none the proof may read (reported as a child without a stored value).
-            let row_of = |rows: &mut Vec<_>, child: &Position| {
-                // Placements and moves (Lasker) may lead to two sectors with one mover set.
-                let s = Sector::of(child);
-                let found =
-                    rows.iter()
-                        .position(|r: &(PointSet, Sector, usize, RowRank, [u8; 32])| {
-                            r.0 == child.mover && r.1 == s
-                        });
-                found.or_else(|| {
-                    let j = children_of.iter().position(|x| x.0 == s)?;
-                    let rank = children_of[j].1.row_of(child.mover);
-                    let places = rank.places_of_points();
-                    rows.push((child.mover, s, j, rank, places));
-                    Some(rows.len() - 1)
-                })
-            };
             for_each_move(variant, &pos, |mv| {
                 any = true;
                 moves += 1;
-                let plain = mv.from().is_none() && mv.removed().is_none();
-                let removal = mv
-                    .removed()
-                    .map(|r| r.index() + 32 * mv.from().is_some() as usize);
-                let cached = removal.map_or(UNKNOWN, |i| removal_rows[i]);
-                let value = if cached == WON_AT_ONCE {
-                    Some(Value::Loss(0))
-                } else if cached < NO_ROW {
-                    let (_, _, j, rank, _) = &rows[cached as usize];
-                    let opponent = match mv.from() {
-                        Some(from) => pos.mover.without(from),
-                        None => pos.mover,
-                    };
-                    let child_slot = rank.slot(rank.map(opponent.with(mv.to())));
-                    children_of[*j].2.cell_unchecked(child_slot)
-                } else if plain && plain_row.is_some() {
-                    let k = plain_row.unwrap_or_default();
-                    let (_, _, j, rank, places) = &rows[k];
-                    let child_slot = if !rank.stabilised() {
-                        if one_more_row != k {
-                            let x = pos
-                                .mover
-                                .iter()
-                                .fold(0u32, |x, p| x | 1 << places[p.index()]);
-                            one_more.set(x);
-                            one_more_row = k;
-                        }
-                        rank.base() + one_more.rank(places[mv.to().index()] as u32)
+                let child = play(&pos, mv);
+                let kind = mv.removed().map_or(MAX_POINTS, |r| r.index())
+                    + (MAX_POINTS + 1) * mv.from().is_some() as usize;
+                if kind_rows[kind] == UNKNOWN {
+                    kind_rows[kind] = if too_few_pieces(&child) {
+                        WON_AT_ONCE
                     } else {
-                        rank.slot(rank.map(pos.mover.with(mv.to())))
+                        // Placements and moves (Lasker) may lead to two sectors with one
+                        // mover set.
+                        let s = Sector::of(&child);
+                        let found = rows.iter().position(|r| r.0 == child.mover && r.1 == s);
+                        found
+                            .or_else(|| {
+                                let j = children_of.iter().position(|x| x.0 == s)?;
+                                let rank = children_of[j].1.row_of(child.mover);
+                                let places = rank.places_of_points();
+                                rows.push((child.mover, s, j, rank, places));
+                                Some(rows.len() - 1)
+                            })
+                            .map_or(NO_ROW, |k| k as u8)
                     };
-                    children_of[*j].2.cell_unchecked(child_slot)
-                } else {
-                    let child = play(&pos, mv);
-                    if too_few_pieces(&child) {
-                        if let Some(i) = removal {
-                            removal_rows[i] = WON_AT_ONCE;
-                        }
-                        Some(Value::Loss(0))
-                    } else {
-                        let k = row_of(&mut rows, &child);
-                        if plain {
-                            plain_row = k;
-                        }
-                        if let Some(i) = removal {
-                            removal_rows[i] = k.map_or(NO_ROW, |k| k as u8);
-                        }
-                        k.and_then(|k| {
-                            let (_, _, j, rank, _) = &rows[k];
-                            children_of[*j]
-                                .2
-                                .cell_unchecked(rank.slot(rank.map(child.opponent)))
-                        })
+                }
+                let value = match kind_rows[kind] {
+                    WON_AT_ONCE => Some(Value::Loss(0)),
+                    // Reported as a child without a stored value.
+                    NO_ROW => None,
+                    k => {
+                        let k = k as usize;
+                        let (_, _, j, rank, places) = &rows[k];
+                        // A placement without a removal adds one point to the mover set,
+                        // which becomes the child's opponent set.
+                        let plain = mv.from().is_none() && mv.removed().is_none();
+                        let child_slot = if plain && !rank.stabilised() {
+                            if one_more_row != k {
+                                let x = pos
+                                    .mover
+                                    .iter()
+                                    .fold(0u32, |x, p| x | 1 << places[p.index()]);
+                                one_more.set(x);
+                                one_more_row = k;
+                            }
+                            rank.base() + one_more.rank(places[mv.to().index()] as u32)
+                        } else {
+                            rank.slot(rank.map(child.opponent))
+                        };
+                        children_of[*j].2.cell_unchecked(child_slot)
                     }
                 };
                 match value {
