@@ -134,16 +134,45 @@ pub fn query(
     )
 }
 
-struct Bar(ProgressBar);
+/// The progress of `verify`: a bar, and one log line per sector recomputed unless quiet.
+struct Bar {
+    bar: ProgressBar,
+    quiet: bool,
+}
 
 impl Progress for Bar {
     fn phase(&self, name: &str, total: u64) {
-        self.0.set_position(0);
-        self.0.set_length(total);
-        self.0.set_message(name.to_string());
+        self.bar.set_position(0);
+        self.bar.set_length(total);
+        self.bar.set_message(name.to_string());
     }
     fn advance(&self, n: u64) {
-        self.0.inc(n);
+        self.bar.inc(n);
+    }
+    fn sector_checked(
+        &self,
+        sector: Sector,
+        positions: u64,
+        children: u64,
+        faults: u64,
+        time: std::time::Duration,
+    ) {
+        if self.quiet {
+            return;
+        }
+        let found = match faults {
+            0 => "sound".to_string(),
+            n => format!("{n} faults"),
+        };
+        let line = format!(
+            "sector {sector}: {positions} positions, {children} child values in {time:.2?}, {found}"
+        );
+        // The bar is hidden when stderr is not a terminal; a long run's log still gets the line.
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
     }
 }
 
@@ -197,7 +226,16 @@ pub fn verify(
             .unwrap()
             .progress_chars("=> "),
     );
-    let report = verify_db(&db, &sectors, max_faults, resume, &Bar(bar.clone()));
+    let report = verify_db(
+        &db,
+        &sectors,
+        max_faults,
+        resume,
+        &Bar {
+            bar: bar.clone(),
+            quiet,
+        },
+    );
     bar.finish_and_clear();
     let mut out = Out::new();
     for f in &report.faults {

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -210,7 +211,10 @@ pub fn verify_with(
             report.skipped += 1;
             continue;
         }
+        let clock = Instant::now();
         let (positions, children) = verify_sector(db, s, &file, &files, &mut faults, progress);
+        let found = faults.count - faults_before;
+        progress.sector_checked(s, positions, children, found, clock.elapsed());
         report.positions += positions;
         report.children += children;
         if resume && faults.count == faults_before {

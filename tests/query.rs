@@ -162,6 +162,40 @@ fn verify_passes_on_a_sound_database_and_names_a_changed_position() {
     let out = verify_five_sector(dbs, "4-4-0-0");
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("checked 1 sectors"), "{}", text(&out));
+    // Without --quiet, each sector recomputed gets a log line on stderr: its counts, its
+    // time and what was found.
+    let loud = |extra: &[&str]| {
+        let mut args = vec!["--variant", "five", "verify", "--db", dbs];
+        args.extend_from_slice(extra);
+        morris(&args)
+    };
+    let out = loud(&["--sector", "4-4-0-0"]);
+    let log = String::from_utf8_lossy(&out.stderr).to_string();
+    let line = log
+        .lines()
+        .find(|l| l.starts_with("sector 4-4-0-0: "))
+        .unwrap_or_else(|| panic!("{log}"));
+    let positions = positions_checked(&String::from_utf8_lossy(&out.stdout));
+    assert!(
+        line.starts_with(&format!("sector 4-4-0-0: {positions} positions, "))
+            && line.ends_with(", sound"),
+        "{line}"
+    );
+    let out = loud(&[]);
+    let log = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(
+        log.lines().filter(|l| l.starts_with("sector ")).count(),
+        40,
+        "{log}"
+    );
+    let damaged = log
+        .lines()
+        .find(|l| l.starts_with("sector 3-3-0-0: "))
+        .unwrap_or_else(|| panic!("{log}"));
+    assert!(
+        damaged.ends_with(" faults") && !damaged.ends_with(" 0 faults"),
+        "{damaged}"
+    );
 }
 
 #[test]

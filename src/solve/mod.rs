@@ -43,6 +43,17 @@ pub trait Progress: Sync {
     fn phase(&self, _name: &str, _total: u64) {}
     /// `n` more steps of the current phase are done.
     fn advance(&self, _n: u64) {}
+    /// `verify` recomputed `sector` (`positions` positions from `children` child values) in
+    /// `time` and found `faults` faults.
+    fn sector_checked(
+        &self,
+        _sector: Sector,
+        _positions: u64,
+        _children: u64,
+        _faults: u64,
+        _time: Duration,
+    ) {
+    }
 }
 
 /// Where the time of one work unit went.
