@@ -217,7 +217,7 @@ pub fn verify_with(
         progress.sector_checked(s, positions, children, found, clock.elapsed());
         report.positions += positions;
         report.children += children;
-        if resume && faults.count == faults_before {
+        if resume && found == 0 {
             if let Err(e) = write_proof(db, s, &relied) {
                 faults.note(Fault {
                     sector: s,
