@@ -747,14 +747,20 @@ impl SectorFile {
     /// itself and then names the positions a damaged block gets wrong.
     #[inline]
     pub fn cell_unchecked(&self, slot: u64) -> Cell {
+        decode_code(self.code_unchecked(slot), self.header.cell_width)
+    }
+
+    /// The code of `slot`'s cell (see [`decode_code`]) without checking its block, as
+    /// [`SectorFile::cell_unchecked`] reads it.
+    #[inline]
+    pub fn code_unchecked(&self, slot: u64) -> u16 {
         let at = self.payload;
-        let code = if self.header.cell_width == 1 {
+        if self.header.cell_width == 1 {
             self.map[at + slot as usize] as u16
         } else {
             let i = at + 2 * slot as usize;
             u16::from_le_bytes([self.map[i], self.map[i + 1]])
-        };
-        decode_code(code, self.header.cell_width)
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! the solver but the rules and the index: no un-moves, no counters, no levels.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -21,7 +21,7 @@ use crate::point::{PointSet, MAX_POINTS};
 use crate::position::{Color, Position};
 use crate::sector::Sector;
 use crate::solve::Progress;
-use crate::storage::SectorFile;
+use crate::storage::{decode_code, prefetch, AtomicArray, Cell, SectorFile};
 use crate::value::Value;
 
 /// One thing found wrong.
@@ -259,6 +259,138 @@ const NO_ROW: u8 = 0xFD;
 /// Kinds of children in that cache: by the point removed or none, for placements, then moves.
 const KINDS: usize = 2 * (MAX_POINTS + 1);
 
+/// A sector the proof may read: its index, its file and how its cells become keys.
+type Child = (Sector, SectorIndex, Arc<SectorFile>, Keys);
+
+/// Children ordered by what they are worth to the parent, smaller better: a child's loss at
+/// depth d is key d, a draw [`DRAW_KEY`], a child's win at depth d `WIN_KEY + (0xFFFF - d)`
+/// (the longest win best), and a child without a stored value [`BAD_KEY`].
+const DRAW_KEY: u32 = 0x1_0000;
+const WIN_KEY: u32 = 0x2_0000;
+const BAD_KEY: u32 = 0x4_0000;
+
+/// The key of a child's cell.
+fn key_of(cell: Cell) -> u32 {
+    match cell {
+        Some(Value::Loss(d)) => d,
+        Some(Value::Draw) => DRAW_KEY,
+        Some(Value::Win(d)) => WIN_KEY + (0xFFFF - d),
+        None => BAD_KEY,
+    }
+}
+
+/// The value a position has when its best child (by key, none without a stored value) has
+/// the key `best`.
+fn value_of_best(best: u32) -> Value {
+    if best < DRAW_KEY {
+        Value::Win(best + 1)
+    } else if best == DRAW_KEY {
+        Value::Draw
+    } else {
+        Value::Loss(0xFFFF - (best - WIN_KEY) + 1)
+    }
+}
+
+/// Codes of what the children prove for a slot: not reached yet, a child without a stored
+/// value, a draw, a depth beyond what any cell holds (children as deep as the widest cells
+/// allow), then depth d as d + [`DEPTH_BASE`] (odd depths win).
+const UNREACHED: u16 = 0;
+const BROKEN: u16 = 1;
+const DRAW_CODE: u16 = 2;
+const TOO_DEEP: u16 = 3;
+const DEPTH_BASE: u32 = 4;
+
+/// The code of a proved value.
+fn code_of(value: Value) -> u16 {
+    match value {
+        Value::Draw => DRAW_CODE,
+        Value::Win(d) | Value::Loss(d) => u16::try_from(d + DEPTH_BASE).unwrap_or(TOO_DEEP),
+    }
+}
+
+/// The value of a code of [`code_of`] (not [`UNREACHED`], [`BROKEN`] or [`TOO_DEEP`]).
+fn value_of_code(code: u16) -> Value {
+    if code == DRAW_CODE {
+        Value::Draw
+    } else {
+        Value::from_depth(code as u32 - DEPTH_BASE)
+    }
+}
+
+/// How the codes of one file's cells become keys: the one-byte codes by a table made from
+/// their decoding, the two-byte ones worked out without a branch ([`wide_key`]).
+enum Keys {
+    Narrow(Box<[u32; 256]>),
+    Wide,
+}
+
+impl Keys {
+    fn of(file: &SectorFile) -> Keys {
+        match file.header().cell_width {
+            1 => Keys::Narrow(Box::new(std::array::from_fn(|c| {
+                key_of(decode_code(c as u16, 1))
+            }))),
+            _ => Keys::Wide,
+        }
+    }
+
+    #[inline]
+    fn key(&self, code: u16) -> u32 {
+        match self {
+            Keys::Narrow(table) => table[code as usize & 0xFF],
+            Keys::Wide => wide_key(code),
+        }
+    }
+}
+
+/// [`key_of`] of a two-byte code: odd depths are wins, even ones losses, and the two largest
+/// codes stand for an unused slot and a draw (a test holds this to [`decode_code`]).
+#[inline]
+fn wide_key(code: u16) -> u32 {
+    let d = code as u32;
+    let depth_key = if d & 1 == 1 {
+        WIN_KEY + (0xFFFF - d)
+    } else {
+        d
+    };
+    let key = if d == 0xFFFF { DRAW_KEY } else { depth_key };
+    if d == 0xFFFE {
+        BAD_KEY
+    } else {
+        key
+    }
+}
+
+/// The first move of `pos` whose child has no stored value, found the plain way (its sector
+/// and its slot by the index), with why: the fast path found one and the report names it.
+fn broken_child(
+    db: &Database,
+    pos: &Position,
+    children_of: &[Child],
+) -> Option<(crate::Move, String)> {
+    let mut broken = None;
+    for_each_move(db.variant(), pos, |mv| {
+        let child = play(pos, mv);
+        if broken.is_some() || too_few_pieces(&child) {
+            return;
+        }
+        let s = Sector::of(&child);
+        broken = match children_of.iter().find(|c| c.0 == s) {
+            None => Some((
+                mv,
+                format!("is in sector {s}, which the proof may not read"),
+            )),
+            Some(c) => {
+                let slot = c.1.index(&child);
+                c.2.cell_unchecked(slot)
+                    .is_none()
+                    .then(|| (mv, format!("has no stored value (slot {slot} of {s})")))
+            }
+        };
+    });
+    broken
+}
+
 fn verify_sector(
     db: &Database,
     sector: Sector,
@@ -269,9 +401,12 @@ fn verify_sector(
 ) -> (u64, u64) {
     let variant = db.variant();
     let index = db.index(sector);
-    let children_of: Vec<(Sector, SectorIndex, Arc<SectorFile>)> = std::iter::once(sector)
+    let children_of: Vec<Child> = std::iter::once(sector)
         .chain(sector.successors(variant))
-        .filter_map(|c| files[&c].as_ref().ok().map(|f| (c, db.index(c), f.clone())))
+        .filter_map(|c| {
+            let f = files[&c].as_ref().ok()?;
+            Some((c, db.index(c), f.clone(), Keys::of(f)))
+        })
         .collect();
     let found = Mutex::new(faults);
     let positions = AtomicU64::new(0);
@@ -284,27 +419,25 @@ fn verify_sector(
             message: format!("slot {slot}: {message}"),
         });
     };
-    let flipped = SectorIndex::new(db.orbits().clone(), sector.flipped());
+    let orbits = db.orbits();
+    let flipped = SectorIndex::new(orbits.clone(), sector.flipped());
     progress.phase(&format!("verify {sector}"), index.size() + flipped.size());
     const CHUNK: u64 = 1 << 14;
-    // First, slot order: a slot holds a value exactly when a canonical position lives there.
-    let chunks: Vec<u64> = (0..index.size()).step_by(CHUNK as usize).collect();
-    chunks.par_iter().for_each(|&start| {
-        let end = (start + CHUNK).min(index.size());
-        index.for_each_slot(start, end, |slot, pos| {
-            match (pos, file.cell_unchecked(slot)) {
-                (None, Some(_)) => report(slot, None, "an unused slot holds a value".into()),
-                (Some(pos), None) => report(
-                    slot,
-                    Some(&pos),
-                    "a canonical position is marked unused".into(),
-                ),
-                _ => {}
-            }
-        });
-        progress.advance(end - start);
-    });
-    // Then each position from its children, taken grouped by the opponent's set (as the
+    // What the children prove for each slot (see `expected_code`), in working memory that
+    // takes the scattered writes of the first pass; an unmappable array is a fault, since
+    // the proof cannot run without it.
+    let expected = match AtomicArray::<AtomicU16>::zeroed(index.size() as usize) {
+        Ok(a) => a,
+        Err(e) => {
+            found.lock().unwrap().note(Fault {
+                sector,
+                position: None,
+                message: format!("cannot be proved: {e}"),
+            });
+            return (0, 0);
+        }
+    };
+    // First each position from its children, taken grouped by the opponent's set (as the
     // flipped sector's slots run): a child's mover set is that set, or it less a removed
     // piece, so the rows children fall in change only with it, and their reads hit the cache.
     let chunks: Vec<u64> = (0..flipped.size()).step_by(CHUNK as usize).collect();
@@ -323,32 +456,37 @@ fn verify_sector(
         // The ranks of the position's mover set plus one place, in the row `one_more_row`:
         // the children of placements without a removal, ranked in O(1) each.
         let mut one_more = db.orbits().one_more();
+        // The places of a parent's mover set in each row (by the row's index in `rows`),
+        // and the parent they were worked out for (counted in `parent`).
+        let mut mover_in = [0u32; KINDS];
+        let mut mover_of = [0u64; KINDS];
+        let mut parent = 0u64;
         flipped.for_each_slot(start, end, |_, q| {
             let Some(q) = q else { return };
             let pos = q.flipped();
             let slot = index.index(&pos);
-            // The stored value lies anywhere in the file: fetched while the children are
-            // worked out, and read after them.
-            file.prefetch(slot);
+            // The slot lies anywhere in the sector: fetched while the children are worked
+            // out, and written after them.
+            prefetch(&expected[slot as usize]);
             let mut moves = 0;
             if pos.opponent != rows_of {
                 rows.clear();
                 rows_of = pos.opponent;
                 kind_rows = [UNKNOWN; KINDS];
             }
-            let mut shortest_loss: Option<u32> = None;
-            let mut deepest_win: Option<u32> = None;
-            let mut draw = false;
-            let mut any = false;
-            let mut broken: Option<(crate::Move, String)> = None;
+            // The best child so far by key (smaller is better for the mover), and whether a
+            // child had no stored value: branch-free, so that the children's reads overlap.
+            let mut best = u32::MAX;
+            let mut bad = 0u32;
             let mut one_more_row = usize::MAX;
+            // The position's mover set in the places of each row, once that row is met.
+            parent += 1;
             for_each_move(variant, &pos, |mv| {
-                any = true;
                 moves += 1;
-                let child = play(&pos, mv);
                 let kind = mv.removed().map_or(MAX_POINTS, |r| r.index())
                     + (MAX_POINTS + 1) * mv.from().is_some() as usize;
                 if kind_rows[kind] == UNKNOWN {
+                    let child = play(&pos, mv);
                     kind_rows[kind] = if too_few_pieces(&child) {
                         WON_AT_ONCE
                     } else {
@@ -367,10 +505,9 @@ fn verify_sector(
                             .map_or(NO_ROW, |k| k as u8)
                     };
                 }
-                let value = match kind_rows[kind] {
-                    WON_AT_ONCE => Some(Value::Loss(0)),
-                    // Reported as a child without a stored value.
-                    NO_ROW => None,
+                let key = match kind_rows[kind] {
+                    WON_AT_ONCE => 0,
+                    NO_ROW => BAD_KEY,
                     k => {
                         let k = k as usize;
                         let (_, _, j, rank, places) = &rows[k];
@@ -387,52 +524,133 @@ fn verify_sector(
                                 one_more_row = k;
                             }
                             rank.base() + one_more.rank(places[mv.to().index()] as u32)
+                        } else if mv.from().is_none() && !rank.stabilised() {
+                            // A placement removing a piece: the child's opponent set is the
+                            // mover set plus the place, ranked in the places of its row.
+                            if mover_of[k] != parent {
+                                mover_of[k] = parent;
+                                mover_in[k] = pos
+                                    .mover
+                                    .iter()
+                                    .fold(0u32, |x, p| x | 1 << places[p.index()]);
+                            }
+                            rank.base() + orbits.colex(mover_in[k] | 1 << places[mv.to().index()])
                         } else {
-                            rank.slot(rank.map(child.opponent))
+                            rank.slot(rank.map(play(&pos, mv).opponent))
                         };
-                        children_of[*j].2.cell_unchecked(child_slot)
+                        let child = &children_of[*j];
+                        child.3.key(child.2.code_unchecked(child_slot))
                     }
                 };
-                match value {
-                    Some(Value::Loss(d)) => {
-                        shortest_loss = Some(shortest_loss.map_or(d, |x| x.min(d)))
-                    }
-                    Some(Value::Win(d)) => deepest_win = Some(deepest_win.map_or(d, |x| x.max(d))),
-                    Some(Value::Draw) => draw = true,
-                    None => broken = Some((mv, "has no stored value".into())),
-                }
+                best = best.min(key);
+                bad |= key & BAD_KEY;
             });
-            let Some(stored) = file.cell_unchecked(slot) else {
-                // Reported by the first pass.
-                return;
-            };
             n += 1;
             c += moves;
-            if let Some((mv, why)) = broken {
-                let name = mv.to_notation(variant.board());
-                report(slot, Some(&pos), format!("the result of {name} {why}"));
-                return;
-            }
-            let expected = if !any {
-                value_without_moves(variant, &pos)
-            } else if let Some(d) = shortest_loss {
-                Value::Win(d + 1)
-            } else if draw {
-                Value::Draw
+            let code = if bad != 0 {
+                BROKEN
+            } else if moves == 0 {
+                code_of(value_without_moves(variant, &pos))
             } else {
-                Value::Loss(deepest_win.map_or(0, |d| d + 1))
+                code_of(value_of_best(best))
             };
-            if expected != stored {
-                report(
-                    slot,
-                    Some(&pos),
-                    format!("stored {stored}, its children prove {expected}"),
-                );
-            }
+            expected[slot as usize].store(code, Relaxed);
         });
         positions.fetch_add(n, Relaxed);
         children.fetch_add(c, Relaxed);
         progress.advance(end - start);
     });
+    // Then slot order: a slot holds a value exactly when a canonical position lives there,
+    // the first pass reached it (once: the index ranks each class of positions in one slot),
+    // and the value is the one its children prove.
+    let chunks: Vec<u64> = (0..index.size()).step_by(CHUNK as usize).collect();
+    chunks.par_iter().for_each(|&start| {
+        let end = (start + CHUNK).min(index.size());
+        index.for_each_slot(start, end, |slot, pos| {
+            let proved = expected[slot as usize].load(Relaxed);
+            match (pos, file.cell_unchecked(slot)) {
+                (None, Some(_)) => report(slot, None, "an unused slot holds a value".into()),
+                (None, None) if proved != UNREACHED => report(
+                    slot,
+                    None,
+                    "an unused slot is the slot of a position (an index fault)".into(),
+                ),
+                (None, None) => {}
+                (Some(pos), None) => report(
+                    slot,
+                    Some(&pos),
+                    "a canonical position is marked unused".into(),
+                ),
+                (Some(pos), Some(_)) if proved == UNREACHED => report(
+                    slot,
+                    Some(&pos),
+                    "no position of the flipped sector leads here (an index fault)".into(),
+                ),
+                (Some(pos), Some(_)) if proved == BROKEN => {
+                    let message = match broken_child(db, &pos, &children_of) {
+                        Some((mv, why)) => {
+                            format!("the result of {} {why}", mv.to_notation(variant.board()))
+                        }
+                        // The rows and the index disagree: a bug of this program.
+                        None => {
+                            "a child's row has no stored value where the index finds one".into()
+                        }
+                    };
+                    report(slot, Some(&pos), message);
+                }
+                (Some(pos), Some(stored)) if proved == TOO_DEEP => report(
+                    slot,
+                    Some(&pos),
+                    format!("stored {stored}, its children prove a depth no cell holds"),
+                ),
+                (Some(pos), Some(stored)) => {
+                    let proved = value_of_code(proved);
+                    if proved != stored {
+                        report(
+                            slot,
+                            Some(&pos),
+                            format!("stored {stored}, its children prove {proved}"),
+                        );
+                    }
+                }
+            }
+        });
+        progress.advance(end - start);
+    });
     (positions.into_inner(), children.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two-byte codes become the keys their decoded cells have, every one of them.
+    #[test]
+    fn wide_keys_are_the_keys_of_decoded_cells() {
+        for code in 0..=u16::MAX {
+            assert_eq!(wide_key(code), key_of(decode_code(code, 2)), "code {code}");
+        }
+    }
+
+    /// The best child's key gives the parent's value, and proved values survive their codes.
+    #[test]
+    fn best_keys_and_codes_of_values() {
+        assert_eq!(value_of_best(key_of(Some(Value::Loss(0)))), Value::Win(1));
+        assert_eq!(value_of_best(key_of(Some(Value::Draw))), Value::Draw);
+        assert_eq!(value_of_best(key_of(Some(Value::Win(5)))), Value::Loss(6));
+        // A shallower loss beats a draw, a draw beats every win, a longer win is better.
+        assert!(key_of(Some(Value::Loss(8))) < key_of(Some(Value::Draw)));
+        assert!(key_of(Some(Value::Draw)) < key_of(Some(Value::Win(1))));
+        assert!(key_of(Some(Value::Win(9))) < key_of(Some(Value::Win(3))));
+        assert!(key_of(None) > key_of(Some(Value::Win(1))));
+        for v in [
+            Value::Draw,
+            Value::Loss(0),
+            Value::Win(1),
+            Value::Loss(65530),
+        ] {
+            assert_eq!(value_of_code(code_of(v)), v);
+        }
+        assert_eq!(code_of(Value::Loss(65534)), TOO_DEEP);
+    }
 }

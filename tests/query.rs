@@ -370,3 +370,54 @@ fn verify_resume_records_proofs_and_recomputes_only_what_changed() {
         text(&out)
     );
 }
+
+/// A child marked unused is named from its parent (which move, which slot of which sector),
+/// and an unused slot given a value is caught in slot order.
+#[test]
+fn verify_names_a_child_without_a_value_and_an_unused_slot_with_one() {
+    let db = solved("verify-unused", "five", &[]);
+    let dbs = db.to_str().unwrap();
+    let file = rule_dir(&db, "five").join("3-3-0-0.sec");
+    let original = fs::read(&file).unwrap();
+    let payload = payload_offset(&original);
+    const UNUSED: u8 = 254;
+    // A used slot in the middle of the sector, marked unused.
+    let used = (payload..original.len())
+        .skip((original.len() - payload) / 2)
+        .find(|&i| original[i] != UNUSED)
+        .unwrap();
+    let mut bytes = original.clone();
+    bytes[used] = UNUSED;
+    fs::write(&file, &bytes).unwrap();
+    let out = morris(&["--variant", "five", "verify", "--quiet", "--db", dbs]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let t = text(&out);
+    let slot = used - payload;
+    assert!(
+        t.contains(&format!(
+            "slot {slot}: a canonical position is marked unused"
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!("has no stored value (slot {slot} of 3-3-0-0)")),
+        "{t}"
+    );
+    // An unused slot given a value.
+    let unused = (payload..original.len())
+        .find(|&i| original[i] == UNUSED)
+        .unwrap();
+    let mut bytes = original.clone();
+    bytes[unused] = 1;
+    fs::write(&file, &bytes).unwrap();
+    let out = verify_five_sector(dbs, "3-3-0-0");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!(
+            "FAULT sector 3-3-0-0: slot {}: an unused slot holds a value",
+            unused - payload
+        )),
+        "{}",
+        text(&out)
+    );
+}
