@@ -262,6 +262,10 @@ const KINDS: usize = 2 * (MAX_POINTS + 1);
 /// A sector the proof may read: its index, its file and how its cells become keys.
 type Child = (Sector, SectorIndex, Arc<SectorFile>, Keys);
 
+// The solver's placement rows rank children the same way (`solve::placement`); this is
+// written again on purpose: the proof shares nothing with the solver but the rules and the
+// index, so that a mistake in one is caught by the other.
+
 /// Children ordered by what they are worth to the parent, smaller better: a child's loss at
 /// depth d is key d, a draw [`DRAW_KEY`], a child's win at depth d `WIN_KEY + (0xFFFF - d)`
 /// (the longest win best), and a child without a stored value [`BAD_KEY`].
@@ -423,7 +427,7 @@ fn verify_sector(
     let flipped = SectorIndex::new(orbits.clone(), sector.flipped());
     progress.phase(&format!("verify {sector}"), index.size() + flipped.size());
     const CHUNK: u64 = 1 << 14;
-    // What the children prove for each slot (see `expected_code`), in working memory that
+    // What the children prove for each slot (see [`code_of`]), in working memory that
     // takes the scattered writes of the first pass; an unmappable array is a fault, since
     // the proof cannot run without it.
     let expected = match AtomicArray::<AtomicU16>::zeroed(index.size() as usize) {
@@ -455,7 +459,7 @@ fn verify_sector(
         let mut kind_rows = [UNKNOWN; KINDS];
         // The ranks of the position's mover set plus one place, in the row `one_more_row`:
         // the children of placements without a removal, ranked in O(1) each.
-        let mut one_more = db.orbits().one_more();
+        let mut one_more = orbits.one_more();
         // The places of a parent's mover set in each row (by the row's index in `rows`),
         // and the parent they were worked out for (counted in `parent`).
         let mut mover_in = [0u32; KINDS];
@@ -479,7 +483,7 @@ fn verify_sector(
             let mut best = u32::MAX;
             let mut bad = 0u32;
             let mut one_more_row = usize::MAX;
-            // The position's mover set in the places of each row, once that row is met.
+            // A new parent: the mover sets worked out in `mover_in` are the last one's.
             parent += 1;
             for_each_move(variant, &pos, |mv| {
                 moves += 1;
@@ -511,22 +515,10 @@ fn verify_sector(
                     k => {
                         let k = k as usize;
                         let (_, _, j, rank, places) = &rows[k];
-                        // A placement without a removal adds one point to the mover set,
-                        // which becomes the child's opponent set.
-                        let plain = mv.from().is_none() && mv.removed().is_none();
-                        let child_slot = if plain && !rank.stabilised() {
-                            if one_more_row != k {
-                                let x = pos
-                                    .mover
-                                    .iter()
-                                    .fold(0u32, |x, p| x | 1 << places[p.index()]);
-                                one_more.set(x);
-                                one_more_row = k;
-                            }
-                            rank.base() + one_more.rank(places[mv.to().index()] as u32)
-                        } else if mv.from().is_none() && !rank.stabilised() {
-                            // A placement removing a piece: the child's opponent set is the
-                            // mover set plus the place, ranked in the places of its row.
+                        // A placement adds one point to the mover set, which becomes the
+                        // child's opponent set: its rank comes from the mover set's places
+                        // in the child's row, worked out once per parent and row.
+                        let child_slot = if mv.from().is_none() && !rank.stabilised() {
                             if mover_of[k] != parent {
                                 mover_of[k] = parent;
                                 mover_in[k] = pos
@@ -534,7 +526,17 @@ fn verify_sector(
                                     .iter()
                                     .fold(0u32, |x, p| x | 1 << places[p.index()]);
                             }
-                            rank.base() + orbits.colex(mover_in[k] | 1 << places[mv.to().index()])
+                            let to = places[mv.to().index()] as u32;
+                            if mv.removed().is_none() {
+                                // Without a removal, every placement shares the row: O(1) each.
+                                if one_more_row != k {
+                                    one_more.set(mover_in[k]);
+                                    one_more_row = k;
+                                }
+                                rank.base() + one_more.rank(to)
+                            } else {
+                                rank.base() + orbits.colex(mover_in[k] | 1 << to)
+                            }
                         } else {
                             rank.slot(rank.map(play(&pos, mv).opponent))
                         };
