@@ -10,6 +10,14 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    if let Some(missing) = missing_cpu_feature() {
+        let _ = writeln!(
+            io::stderr(),
+            "morris: this build needs the processor feature {missing}, which this processor \
+             lacks; build for it with RUSTFLAGS=\"-C target-cpu=native\" cargo build --release"
+        );
+        return ExitCode::from(1);
+    }
     // An interrupted solve leaves no temporary files behind (the unit's lock goes with the
     // process). The handler cannot tell SIGINT from SIGTERM; 130 is the shell's code for the
     // first.
@@ -27,4 +35,35 @@ fn main() -> ExitCode {
             ExitCode::from(failure.code)
         }
     }
+}
+
+/// An instruction set extension the build was compiled to use (`.cargo/config.toml` asks for
+/// x86-64-v2) that this processor lacks: checked before any of our code runs, since such an
+/// instruction would end the process with SIGILL.
+fn missing_cpu_feature() -> Option<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        macro_rules! check {
+            ($($feature:tt),*) => {
+                $(if cfg!(target_feature = $feature) && !std::is_x86_feature_detected!($feature) {
+                    return Some($feature);
+                })*
+            };
+        }
+        check!(
+            "popcnt",
+            "sse4.2",
+            "sse4.1",
+            "ssse3",
+            "sse3",
+            "cmpxchg16b",
+            "bmi1",
+            "bmi2",
+            "lzcnt",
+            "avx",
+            "avx2",
+            "fma"
+        );
+    }
+    None
 }
