@@ -15,14 +15,18 @@ use rayon::prelude::*;
 
 use crate::db::Database;
 use crate::error::Error;
-use crate::index::{RowRank, SectorIndex};
-use crate::movegen::{for_each_move, play, too_few_pieces, value_without_moves};
-use crate::point::{PointSet, MAX_POINTS};
+use crate::index::{OneMore, Orbits, RowRank, SectorIndex};
+use crate::movegen::{
+    for_each_move, full_board_draw, play, removable, too_few_pieces, value_without_moves,
+};
+use crate::mv::Move;
+use crate::point::{Point, PointSet, MAX_POINTS};
 use crate::position::{Color, Position};
 use crate::sector::Sector;
 use crate::solve::Progress;
-use crate::storage::{decode_code, prefetch, AtomicArray, Cell, SectorFile};
+use crate::storage::{decode_code, prefetch, AtomicArray, Cell, Row, SectorFile};
 use crate::value::Value;
+use crate::variant::Variant;
 
 /// One thing found wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +132,19 @@ pub fn verify_with(
     resume: bool,
     progress: &dyn Progress,
 ) -> Report {
+    prove(db, sectors, max_faults, resume, false, progress)
+}
+
+/// [`verify_with`]; with `generic` every position's children come move by move from
+/// [`for_each_move`], placements too (the tests hold [`Placements`] to that).
+fn prove(
+    db: &Database,
+    sectors: &[Sector],
+    max_faults: usize,
+    resume: bool,
+    generic: bool,
+    progress: &dyn Progress,
+) -> Report {
     let mut report = Report::default();
     let mut files: Files = BTreeMap::new();
     let variant = db.variant();
@@ -212,7 +229,8 @@ pub fn verify_with(
             continue;
         }
         let clock = Instant::now();
-        let (positions, children) = verify_sector(db, s, &file, &files, &mut faults, progress);
+        let (positions, children) =
+            verify_sector(db, s, &file, &files, &mut faults, generic, progress);
         let found = faults.count - faults_before;
         progress.sector_checked(s, positions, children, found, clock.elapsed());
         report.positions += positions;
@@ -395,12 +413,202 @@ fn broken_child(
     broken
 }
 
+/// One row of a child sector, as the proof reads it: how opponent sets rank in it, where each
+/// point lands in it, and its cells with how they become keys.
+struct ChildRow<'a> {
+    rank: RowRank<'a>,
+    places: [u8; 32],
+    cells: Row<'a>,
+    keys: &'a Keys,
+}
+
+impl<'a> ChildRow<'a> {
+    /// The row of the positions whose mover set is `mover` in sector `s`, `None` when the
+    /// proof may not read `s`.
+    fn of(children_of: &'a [Child], s: Sector, mover: PointSet) -> Option<ChildRow<'a>> {
+        let (_, index, file, keys) = children_of.iter().find(|x| x.0 == s)?;
+        let rank = index.row_of(mover);
+        Some(ChildRow {
+            places: rank.places_of_points(),
+            // Unchecked: a damaged block of any file the proof reads is reported before.
+            cells: file.row_unchecked(rank.base(), index.stride()),
+            keys,
+            rank,
+        })
+    }
+
+    /// The key of the child whose opponent set is `set` (its mover set is the row's).
+    #[inline]
+    fn key_of_set(&self, set: PointSet) -> u32 {
+        let slot = self.rank.slot(self.rank.map(set));
+        self.keys
+            .key(self.cells.code((slot - self.rank.base()) as usize))
+    }
+
+    /// The key of the cell `at` places after the row's start.
+    #[inline]
+    fn key_at(&self, at: u64) -> u32 {
+        self.keys.key(self.cells.code(at as usize))
+    }
+
+    /// The places in the row of the points of `set`, as bits.
+    #[inline]
+    fn places_of(&self, set: PointSet) -> u32 {
+        set.iter().fold(0, |x, p| x | 1 << self.places[p.index()])
+    }
+}
+
+/// The children of positions whose mover may only place, worked out for all placements of a
+/// position at once. Such a position (M to move, O the opponent) leads to (O, M + p) for each
+/// empty point p, or, where M + p closes a mill, to (O - r, M + p) for each piece r the rules
+/// let it take. Positions come grouped by O (the flipped sector's rows), so the child rows
+/// (that of O, those of each O - r) are found once per group, and the children without a
+/// removal, all in one row, are ranked together ([`OneMore`]). It finds what [`for_each_move`]
+/// generates (a test holds the two to the same faults), rule by rule: mills by
+/// [`crate::board::Board::closing_points`], removals by [`removable`]. (The opponent must
+/// keep three pieces: a plain placement then never leaves its mover with too few.)
+struct Placements<'a> {
+    variant: &'a Variant,
+    orbits: &'a Orbits,
+    children_of: &'a [Child],
+    one_more: OneMore<'a>,
+    /// The group's opponent set; `None` before the first.
+    opponent: Option<PointSet>,
+    /// The row of O: `None` while not found yet, then `Some(None)` where the proof may not
+    /// read its sector.
+    plain: Option<Option<ChildRow<'a>>>,
+    /// What a mill takes: the pieces, whether taking one wins at once (the opponent keeps
+    /// fewer than three), and the row of O - r for each (found with the plain row).
+    takeable: PointSet,
+    taking_wins: bool,
+    removals: Vec<Option<ChildRow<'a>>>,
+}
+
+impl<'a> Placements<'a> {
+    fn new(variant: &'a Variant, orbits: &'a Orbits, children_of: &'a [Child]) -> Self {
+        Placements {
+            variant,
+            orbits,
+            children_of,
+            one_more: orbits.one_more(),
+            opponent: None,
+            plain: None,
+            takeable: PointSet::EMPTY,
+            taking_wins: false,
+            removals: Vec::new(),
+        }
+    }
+
+    /// Finds the group's rows from one placement `to` of `pos`.
+    fn find_rows(&mut self, pos: &Position, to: Point) {
+        let board = self.variant.board();
+        let plain = play(pos, Move::place(to));
+        let s = Sector::of(&plain);
+        self.plain = Some(ChildRow::of(self.children_of, s, plain.mover));
+        self.takeable = removable(board, self.variant.rules().removal, pos.opponent);
+        self.removals.clear();
+        self.taking_wins = false;
+        for r in self.takeable {
+            let child = play(pos, Move::place(to).removing(r));
+            if too_few_pieces(&child) {
+                self.taking_wins = true;
+            } else {
+                let s = Sector::of(&child);
+                self.removals
+                    .push(ChildRow::of(self.children_of, s, child.mover));
+            }
+        }
+    }
+
+    /// The code of what the children of `pos` prove (see [`code_of`]), and how many there are.
+    #[inline]
+    fn prove(&mut self, pos: &Position) -> (u16, u64) {
+        let variant = self.variant;
+        if too_few_pieces(pos) || full_board_draw(variant, pos) {
+            return (code_of(value_without_moves(variant, pos)), 0);
+        }
+        let empty = pos.empty(variant);
+        let Some(first) = empty.iter().next() else {
+            return (code_of(value_without_moves(variant, pos)), 0);
+        };
+        if self.opponent != Some(pos.opponent) {
+            self.opponent = Some(pos.opponent);
+            self.plain = None;
+        }
+        if self.plain.is_none() {
+            self.find_rows(pos, first);
+        }
+        let Some(Some(plain)) = &self.plain else {
+            return (BROKEN, empty.len() as u64);
+        };
+        // Without anything to take, a mill is a plain placement.
+        let closing = if self.takeable.is_empty() {
+            PointSet::EMPTY
+        } else {
+            variant.board().closing_points(pos.mover) & empty
+        };
+        let mut best = u32::MAX;
+        let mut bad = 0;
+        let open = empty - closing;
+        if plain.rank.stabilised() {
+            for p in open {
+                let key = plain.key_of_set(pos.mover.with(p));
+                best = best.min(key);
+                bad |= key;
+            }
+        } else {
+            self.one_more.set(plain.places_of(pos.mover));
+            for p in open {
+                let key = plain.key_at(self.one_more.rank(plain.places[p.index()] as u32));
+                best = best.min(key);
+                bad |= key;
+            }
+        }
+        let mut moves = open.len() as u64;
+        if !closing.is_empty() {
+            moves += (closing.len() * self.takeable.len()) as u64;
+            if self.taking_wins {
+                best = 0;
+            }
+            for row in &self.removals {
+                let Some(row) = row else {
+                    bad |= BAD_KEY;
+                    continue;
+                };
+                if row.rank.stabilised() {
+                    for p in closing {
+                        let key = row.key_of_set(pos.mover.with(p));
+                        best = best.min(key);
+                        bad |= key;
+                    }
+                } else {
+                    let mover = row.places_of(pos.mover);
+                    let orbits = self.orbits;
+                    for p in closing {
+                        let at = orbits.colex(mover | 1 << row.places[p.index()]);
+                        let key = row.key_at(at);
+                        best = best.min(key);
+                        bad |= key;
+                    }
+                }
+            }
+        }
+        let code = if bad & BAD_KEY != 0 {
+            BROKEN
+        } else {
+            code_of(value_of_best(best))
+        };
+        (code, moves)
+    }
+}
+
 fn verify_sector(
     db: &Database,
     sector: Sector,
     file: &SectorFile,
     files: &Files,
     faults: &mut Faults,
+    generic: bool,
     progress: &dyn Progress,
 ) -> (u64, u64) {
     let variant = db.variant();
@@ -444,13 +652,20 @@ fn verify_sector(
     // First each position from its children, taken grouped by the opponent's set (as the
     // flipped sector's slots run): a child's mover set is that set, or it less a removed
     // piece, so the rows children fall in change only with it, and their reads hit the cache.
+    // Where the mover may only place, its children are worked out a row at a time
+    // ([`Placements`]), the cost of most of the game; elsewhere move by move.
+    let rules = variant.rules();
+    let placing = !generic
+        && rules.may_place(sector.mover_hand)
+        && !rules.may_move(sector.mover_hand)
+        && sector.opponent + sector.opponent_hand >= 3;
     let chunks: Vec<u64> = (0..flipped.size()).step_by(CHUNK as usize).collect();
     chunks.par_iter().for_each(|&start| {
         let end = (start + CHUNK).min(flipped.size());
         let (mut n, mut c) = (0u64, 0u64);
         // The rows of the children of the current opponent set, by child mover set, with
         // where each point lands in the row.
-        let mut rows: Vec<(PointSet, Sector, usize, RowRank, [u8; 32])> = Vec::new();
+        let mut rows: Vec<(PointSet, Sector, ChildRow)> = Vec::new();
         let mut rows_of = PointSet::EMPTY;
         // The row of each kind of child, once found: a placement or a move, removing a given
         // point or none. Within the group, every child of one kind has the same counts of
@@ -465,6 +680,7 @@ fn verify_sector(
         let mut mover_in = [0u32; KINDS];
         let mut mover_of = [0u64; KINDS];
         let mut parent = 0u64;
+        let mut placements = Placements::new(variant, orbits, &children_of);
         flipped.for_each_slot(start, end, |_, q| {
             let Some(q) = q else { return };
             let pos = q.flipped();
@@ -472,6 +688,13 @@ fn verify_sector(
             // The slot lies anywhere in the sector: fetched while the children are worked
             // out, and written after them.
             prefetch(&expected[slot as usize]);
+            if placing {
+                let (code, moves) = placements.prove(&pos);
+                n += 1;
+                c += moves;
+                expected[slot as usize].store(code, Relaxed);
+                return;
+            }
             let mut moves = 0;
             if pos.opponent != rows_of {
                 rows.clear();
@@ -500,10 +723,8 @@ fn verify_sector(
                         let found = rows.iter().position(|r| r.0 == child.mover && r.1 == s);
                         found
                             .or_else(|| {
-                                let j = children_of.iter().position(|x| x.0 == s)?;
-                                let rank = children_of[j].1.row_of(child.mover);
-                                let places = rank.places_of_points();
-                                rows.push((child.mover, s, j, rank, places));
+                                let row = ChildRow::of(&children_of, s, child.mover)?;
+                                rows.push((child.mover, s, row));
                                 Some(rows.len() - 1)
                             })
                             .map_or(NO_ROW, |k| k as u8)
@@ -514,7 +735,8 @@ fn verify_sector(
                     NO_ROW => BAD_KEY,
                     k => {
                         let k = k as usize;
-                        let (_, _, j, rank, places) = &rows[k];
+                        let (_, _, row) = &rows[k];
+                        let (rank, places) = (&row.rank, &row.places);
                         // A placement adds one point to the mover set, which becomes the
                         // child's opponent set: its rank comes from the mover set's places
                         // in the child's row, worked out once per parent and row.
@@ -540,8 +762,7 @@ fn verify_sector(
                         } else {
                             rank.slot(rank.map(play(&pos, mv).opponent))
                         };
-                        let child = &children_of[*j];
-                        child.3.key(child.2.code_unchecked(child_slot))
+                        row.key_at(child_slot - rank.base())
                     }
                 };
                 best = best.min(key);
@@ -625,6 +846,87 @@ fn verify_sector(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sector::plan;
+    use crate::solve::{solve_unit, Silent};
+    use crate::variant::Removal;
+
+    /// The placements of whole games, proved a row at a time, find what move-by-move
+    /// generation finds, position by position: on sound files (nothing), and on files with
+    /// cells overwritten (the same faults, each naming the same position and values), under
+    /// each removal rule.
+    #[test]
+    fn placements_prove_what_moves_prove() {
+        let cases = [
+            ("five", Removal::Standard),
+            ("five", Removal::Strict),
+            ("six", Removal::Lenient),
+            ("six-diag", Removal::Standard),
+            ("three", Removal::Standard),
+        ];
+        for (name, removal) in cases {
+            let variant = Variant::by_name(name)
+                .unwrap()
+                .with_rules(None, Some(removal));
+            let dir = std::env::temp_dir().join(format!(
+                "morris-verify-placements-{}-{name}-{removal}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            let db = Database::new(&dir, &variant).unwrap();
+            let units = plan(&variant, &[Sector::start(&variant)]);
+            for unit in &units {
+                solve_unit(&db, unit, &Silent).unwrap();
+            }
+            let rules = variant.rules();
+            let placing: Vec<Sector> = units
+                .iter()
+                .flat_map(|u| u.sectors.iter().copied())
+                .filter(|s| rules.may_place(s.mover_hand) && !rules.may_move(s.mover_hand))
+                .collect();
+            assert!(
+                placing.len() > 5,
+                "{name}: {} placement sectors",
+                placing.len()
+            );
+            let both = |db: &Database| {
+                let mut fast = prove(db, &placing, usize::MAX, false, false, &Silent);
+                let mut slow = prove(db, &placing, usize::MAX, false, true, &Silent);
+                // Slots are proved in parallel: faults come in any order within a sector.
+                for r in [&mut fast, &mut slow] {
+                    r.faults.sort_by_key(|f| f.to_string());
+                }
+                assert_eq!(fast.fault_count, slow.fault_count, "{name} {removal}");
+                let differ = fast.faults.iter().zip(&slow.faults).find(|(a, b)| a != b);
+                assert_eq!(differ, None, "{name} {removal}: rows, then moves");
+                assert_eq!(fast.children, slow.children, "{name} {removal}");
+                fast.fault_count
+            };
+            assert_eq!(both(&db), 0, "{name} {removal}: sound files");
+            // Overwrite every 61st cell of each sector with another value, so that parents
+            // and children disagree all over it.
+            let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+            for &s in &placing {
+                let path = db.path(s);
+                let payload = db.sector(s).unwrap().header().payload_offset() as usize;
+                db.forget();
+                let mut bytes = std::fs::read(&path).unwrap();
+                for b in bytes[payload..].iter_mut().step_by(61) {
+                    rng = rng
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    *b = (rng >> 56) as u8;
+                }
+                std::fs::write(&path, bytes).unwrap();
+            }
+            let db = Database::new(&dir, &variant).unwrap();
+            let found = both(&db);
+            assert!(
+                found > 10,
+                "{name} {removal}: {found} faults in overwritten cells"
+            );
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
 
     /// Two-byte codes become the keys their decoded cells have, every one of them.
     #[test]
