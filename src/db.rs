@@ -151,3 +151,23 @@ impl Database {
         })
     }
 }
+
+/// An empty database of `name` under `removal` in a fresh folder of the temporary directory
+/// named after `tag`, for the unit tests; the caller removes the folder.
+#[cfg(test)]
+pub(crate) fn scratch(
+    tag: &str,
+    name: &str,
+    removal: crate::variant::Removal,
+) -> (Variant, PathBuf, Database) {
+    let variant = Variant::by_name(name)
+        .unwrap()
+        .with_rules(None, Some(removal));
+    let dir = std::env::temp_dir().join(format!(
+        "morris-{tag}-{}-{name}-{removal}",
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    let db = Database::new(&dir, &variant).unwrap();
+    (variant, dir, db)
+}

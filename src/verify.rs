@@ -549,46 +549,40 @@ impl<'a> Placements<'a> {
         };
         let mut best = u32::MAX;
         let mut bad = 0;
+        let mut take = |key: u32| {
+            best = best.min(key);
+            bad |= key;
+        };
         let open = empty - closing;
         if plain.rank.stabilised() {
             for p in open {
-                let key = plain.key_of_set(pos.mover.with(p));
-                best = best.min(key);
-                bad |= key;
+                take(plain.key_of_set(pos.mover.with(p)));
             }
         } else {
             self.one_more.set(plain.places_of(pos.mover));
             for p in open {
-                let key = plain.key_at(self.one_more.rank(plain.places[p.index()] as u32));
-                best = best.min(key);
-                bad |= key;
+                take(plain.key_at(self.one_more.rank(plain.places[p.index()] as u32)));
             }
         }
         let mut moves = open.len() as u64;
         if !closing.is_empty() {
             moves += (closing.len() * self.takeable.len()) as u64;
             if self.taking_wins {
-                best = 0;
+                take(0);
             }
             for row in &self.removals {
                 let Some(row) = row else {
-                    bad |= BAD_KEY;
+                    take(BAD_KEY);
                     continue;
                 };
                 if row.rank.stabilised() {
                     for p in closing {
-                        let key = row.key_of_set(pos.mover.with(p));
-                        best = best.min(key);
-                        bad |= key;
+                        take(row.key_of_set(pos.mover.with(p)));
                     }
                 } else {
                     let mover = row.places_of(pos.mover);
-                    let orbits = self.orbits;
                     for p in closing {
-                        let at = orbits.colex(mover | 1 << row.places[p.index()]);
-                        let key = row.key_at(at);
-                        best = best.min(key);
-                        bad |= key;
+                        take(row.key_at(self.orbits.colex(mover | 1 << row.places[p.index()])));
                     }
                 }
             }
@@ -864,15 +858,7 @@ mod tests {
             ("three", Removal::Standard),
         ];
         for (name, removal) in cases {
-            let variant = Variant::by_name(name)
-                .unwrap()
-                .with_rules(None, Some(removal));
-            let dir = std::env::temp_dir().join(format!(
-                "morris-verify-placements-{}-{name}-{removal}",
-                std::process::id()
-            ));
-            let _ = std::fs::remove_dir_all(&dir);
-            let db = Database::new(&dir, &variant).unwrap();
+            let (variant, dir, db) = crate::db::scratch("verify-placements", name, removal);
             let units = plan(&variant, &[Sector::start(&variant)]);
             for unit in &units {
                 solve_unit(&db, unit, &Silent).unwrap();

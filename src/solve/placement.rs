@@ -281,9 +281,8 @@ fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Re
 #[cfg(test)]
 mod tests {
     use super::super::{final_cell, solve_unit, Silent, Unit};
-    use crate::db::Database;
     use crate::sector::{plan, Sector};
-    use crate::variant::{Removal, Variant};
+    use crate::variant::Removal;
 
     /// Every forward placement unit of whole games, initialised row by row, gives each
     /// position the value the general path gives it, under each removal rule.
@@ -296,15 +295,7 @@ mod tests {
             ("three", Removal::Standard),
         ];
         for (name, removal) in cases {
-            let variant = Variant::by_name(name)
-                .unwrap()
-                .with_rules(None, Some(removal));
-            let dir = std::env::temp_dir().join(format!(
-                "morris-placement-test-{}-{name}-{removal}",
-                std::process::id()
-            ));
-            let _ = std::fs::remove_dir_all(&dir);
-            let db = Database::new(&dir, &variant).unwrap();
+            let (variant, dir, db) = crate::db::scratch("placement-test", name, removal);
             let mut compared = 0;
             for unit in plan(&variant, &[Sector::start(&variant)]) {
                 solve_unit(&db, &unit, &Silent).unwrap();
