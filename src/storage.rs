@@ -717,6 +717,7 @@ impl SectorFile {
     /// The cells of `start..start + len` without checking their blocks: for `verify`, which
     /// checks every block itself (see [`SectorFile::cell_unchecked`]).
     pub fn row_unchecked(&self, start: u64, len: u64) -> Row<'_> {
+        debug_assert!(start + len <= self.header.slots);
         let w = self.header.cell_width as usize;
         let at = self.payload + start as usize * w;
         Row {
@@ -737,12 +738,7 @@ impl SectorFile {
                 self.check_block(b)?;
             }
         }
-        let w = self.header.cell_width as usize;
-        let at = self.payload + start as usize * w;
-        Ok(Row {
-            bytes: &self.map[at..at + len as usize * w],
-            wide: w == 2,
-        })
+        Ok(self.row_unchecked(start, len))
     }
 
     /// Asks for the line holding `slot`'s cell ahead of a read (a hint only).

@@ -440,9 +440,7 @@ impl<'a> ChildRow<'a> {
     /// The key of the child whose opponent set is `set` (its mover set is the row's).
     #[inline]
     fn key_of_set(&self, set: PointSet) -> u32 {
-        let slot = self.rank.slot(self.rank.map(set));
-        self.keys
-            .key(self.cells.code((slot - self.rank.base()) as usize))
+        self.key_at(self.rank.slot(self.rank.map(set)) - self.rank.base())
     }
 
     /// The key of the cell `at` places after the row's start.
