@@ -73,7 +73,7 @@ def main(argv):
         p = phase(sectors[0])
         solve[p] += t
         count[p] += 1
-        if sectors and all(s in proved for s in sectors):
+        if all(s in proved for s in sectors):
             both[p][0] += t
             both[p][1] += sum(proved[s] for s in sectors)
     print(f"solve: {len(units)} units, {minutes(sum(solve.values()))}")

@@ -886,8 +886,8 @@ mod tests {
                 fast.fault_count
             };
             assert_eq!(both(&db), 0, "{name} {removal}: sound files");
-            // Overwrite every 61st cell of each sector with another value, so that parents
-            // and children disagree all over it.
+            // Overwrite every 61st byte of each sector's payload (a cell: these games' cells
+            // are one byte) with another value, so that parents and children disagree all over it.
             let mut rng = 0x9E37_79B9_7F4A_7C15u64;
             for &s in &placing {
                 let path = db.path(s);
