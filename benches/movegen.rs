@@ -1,8 +1,8 @@
 //! Forward and backward move generation throughput on fixed positions of nine.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use morris::movegen::{for_each_move, for_each_unmove, generate, play};
-use morris::perft::perft;
+use morris::rules::perft;
+use morris::rules::{for_each_move, for_each_unmove, generate, play};
 use morris::{Position, Variant};
 
 /// Positions from a fixed pseudo-random playout, so every run measures the same work.

@@ -4,10 +4,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use morris::db::Database;
-use morris::index::{Orbits, SectorIndex};
-use morris::sector::{plan, Sector};
-use morris::solve::{solve, solve_unit, Silent};
+use morris::solve::{solve, solve_unit};
+use morris::space::{plan, Sector};
+use morris::space::{Orbits, SectorIndex};
+use morris::store::Database;
+use morris::Silent;
 use morris::Variant;
 
 fn index(c: &mut Criterion) {

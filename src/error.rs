@@ -139,6 +139,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// An I/O error of `path`.
+    pub(crate) fn io(path: &std::path::Path, cause: std::io::Error) -> Error {
+        Error::Io {
+            path: path.to_path_buf(),
+            cause,
+        }
+    }
+
     /// Whether the error comes from what the user gave (arguments, positions, folders, an
     /// unsolved sector) rather than from the system or damaged data: the command line exits
     /// 2 for these and 1 for the rest.

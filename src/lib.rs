@@ -1,53 +1,52 @@
 //! Solves the Morris family of board games by parallel retrograde analysis.
 //!
 //! ```
-//! use morris::db::Database;
-//! use morris::position::Position;
-//! use morris::sector::Sector;
-//! use morris::solve::{solve, Silent};
-//! use morris::{Value, Variant};
+//! use morris::{solve, Database, Position, Sector, Silent, Value, Variant};
 //!
-//! let variant = Variant::by_name("three").unwrap();
+//! let variant = Variant::by_name("three")?;
 //! let dir = std::env::temp_dir().join("morris-doc-example");
-//! let db = Database::new(&dir, &variant).unwrap();
-//! solve(&db, &[Sector::start(&variant)], &Silent).unwrap();
-//! assert_eq!(db.probe(&Position::start(&variant)).unwrap(), Value::Draw);
+//! let db = Database::new(&dir, &variant)?;
+//! solve(&db, &[Sector::start(&variant)], &Silent)?;
+//! assert_eq!(db.probe(&Position::start(&variant))?, Value::Draw);
+//! # Ok::<(), morris::Error>(())
 //! ```
+//!
+//! The layers, each importing only those before it (`docs/architecture.md`): [`rules`] (boards,
+//! variants, positions, moves, values), [`space`] (sectors, the index, the schedule of work
+//! units), [`store`] (the sector files and their one value codec), [`solve`] (the retrograde
+//! solver), [`verify`] (the independent proof), [`query`] (perfect play and the JSON contracts),
+//! then the front-ends: the command line (the `morris` binary), `serve` and `mpi`.
 #![deny(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+#![deny(missing_debug_implementations)]
 
-pub mod board;
-pub mod db;
-pub mod error;
-pub mod index;
-pub mod movegen;
+mod error;
+mod kernel;
+mod progress;
+
+pub mod query;
+pub mod rules;
+pub mod solve;
+pub mod space;
+pub mod store;
+pub mod verify;
+
 #[cfg(feature = "mpi")]
 pub mod mpi;
-pub mod mv;
-pub mod perft;
-pub mod point;
-pub mod position;
-pub mod query;
-pub mod schedule;
-pub mod sector;
 #[cfg(feature = "serve")]
 pub mod serve;
-pub mod solve;
-pub mod storage;
-pub mod symmetry;
-pub mod value;
-pub mod variant;
-pub mod verify;
-pub mod wire;
 
-pub use board::Board;
 pub use error::Error;
-pub use mv::Move;
-pub use point::{Point, PointSet};
-pub use position::{Color, Position};
-pub use symmetry::Symmetry;
-pub use value::Value;
-pub use variant::{Flying, Removal, Rules, Variant};
+pub use progress::{Progress, Silent, UnitTimes};
+pub use query::{Analysis, MoveValue};
+pub use rules::{
+    Board, Color, Flying, FullBoard, Move, Phases, Point, PointSet, Position, Removal, Rules,
+    Value, Variant,
+};
+pub use solve::solve;
+pub use space::{Sector, WorkUnit};
+pub use store::{Database, SectorStats};
+pub use verify::verify;
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -1,10 +1,7 @@
 //! The `morris` command line: thin wrapper over the library, mapping errors to exit codes.
 #![deny(unsafe_code)]
 
-mod check_cmd;
 mod cli;
-mod query_cmd;
-mod solve_cmd;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -22,7 +19,7 @@ fn main() -> ExitCode {
     // process). The handler cannot tell SIGINT from SIGTERM; 130 is the shell's code for the
     // first.
     let _ = ctrlc::set_handler(|| {
-        morris::storage::remove_temporary_files();
+        morris::store::remove_temporary_files();
         std::process::exit(130);
     });
     match cli::run() {

@@ -16,11 +16,11 @@ use std::time::Instant;
 
 use brute::{BruteForce, Outcome};
 use common::{custom_variant, label, variant_with};
-use morris::db::Database;
-use morris::movegen::{play, too_few_pieces};
-use morris::sector::Sector;
-use morris::solve::{solve, Silent};
+use morris::rules::{play, too_few_pieces};
+use morris::space::Sector;
+use morris::store::Database;
 use morris::verify::verify;
+use morris::{solve, Silent};
 use morris::{Position, Value, Variant};
 use rayon::prelude::*;
 

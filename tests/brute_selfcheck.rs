@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use brute::{BruteForce, Outcome};
 use common::custom_variant;
-use morris::movegen::{for_each_move, generate, play};
+use morris::rules::{for_each_move, generate, play};
 use morris::{Color, PointSet, Position, Variant};
 use rayon::prelude::*;
 

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 mod common;
 
 use common::{output_text, payload_offset, rule_dir, run_morris, scratch, Rng};
-use morris::db::Database;
-use morris::sector::Sector;
+use morris::space::Sector;
+use morris::store::Database;
 use morris::{Color, Variant};
 
 fn morris(args: &[&str]) -> Output {

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{random_position, variant, Rng, VARIANTS};
-use morris::movegen::{for_each_unmove, generate, play};
+use morris::rules::{for_each_unmove, generate, play};
 use morris::{Move, Position, Variant};
 use proptest::prelude::*;
 

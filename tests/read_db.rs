@@ -11,9 +11,9 @@ use std::time::Instant;
 mod common;
 
 use common::Rng;
-use morris::index::{Orbits, SectorIndex};
-use morris::movegen::{generate, play};
-use morris::sector::Sector;
+use morris::rules::{generate, play};
+use morris::space::Sector;
+use morris::space::{Orbits, SectorIndex};
 use morris::{Color, Position, Variant};
 
 /// Runs `program args`, feeding `input` from a thread (the answers stream out while the

@@ -15,9 +15,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::{output_text, run_morris, scratch, Rng, VARIANTS};
-use morris::movegen::{generate, play};
-use morris::position::clip;
-use morris::sector::{plan, reachable, Sector};
+use morris::rules::clip;
+use morris::rules::{generate, play};
+use morris::space::{plan, reachable, Sector};
 use morris::{Position, Variant};
 
 /// How long a command may take before a test gives up on it: every command here answers in

@@ -13,9 +13,9 @@ use common::{
     board_full, custom_variant, label, random_rules_position, switch_combinations, variant_with,
     Rng, VARIANTS,
 };
-use morris::movegen::{for_each_unmove, generate, has_move, play, value_without_moves};
-use morris::perft::perft;
-use morris::variant::{Phases, RuleOverrides};
+use morris::rules::perft;
+use morris::rules::{for_each_unmove, generate, has_move, play, value_without_moves};
+use morris::rules::{Phases, RuleOverrides};
 use morris::{Color, Move, PointSet, Position, Value, Variant};
 use naive::{NaiveGame, Options, Terminal};
 use rayon::prelude::*;

@@ -7,11 +7,12 @@ use std::fs;
 use std::sync::Mutex;
 
 use common::{output_text, run_morris, scratch};
-use morris::db::Database;
-use morris::schedule::{simulate, CostModel, Schedule, UnitGraph, UnitState};
-use morris::sector::{plan, Sector, WorkUnit};
-use morris::solve::{solve, unit_costs, Progress, UnitTimes};
+use morris::solve::unit_costs;
+use morris::space::{plan, Sector, WorkUnit};
+use morris::space::{simulate, CostModel, Schedule, UnitGraph, UnitState};
+use morris::store::Database;
 use morris::Variant;
+use morris::{solve, Progress, UnitTimes};
 
 fn whole_plan(name: &str) -> (Variant, Vec<WorkUnit>) {
     let v = Variant::by_name(name).unwrap();

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use morris::movegen::{generate, play};
+use morris::rules::{generate, play};
 use morris::{Position, Variant};
 
 mod common;

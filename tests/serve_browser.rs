@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use morris::movegen::play;
+use morris::rules::play;
 use morris::{Move, Position, Variant};
 use serde_json::{json, Value};
 

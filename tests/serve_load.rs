@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use morris::db::Database;
-use morris::movegen::{generate, play};
-use morris::wire::{self, QueryJson};
+use morris::query::wire::{self, QueryJson};
+use morris::rules::{generate, play};
+use morris::store::Database;
 use morris::{Color, Position, Variant};
 
 mod common;

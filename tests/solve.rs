@@ -9,10 +9,10 @@ use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
 use common::{output_text, run_morris, scratch, variant};
-use morris::db::Database;
-use morris::index::{Orbits, SectorIndex};
-use morris::movegen::{generate, play};
-use morris::sector::{plan, Sector};
+use morris::rules::{generate, play};
+use morris::space::{plan, Sector};
+use morris::space::{Orbits, SectorIndex};
+use morris::store::Database;
 use morris::{Position, Value, Variant};
 
 fn morris(args: &[&str]) -> Output {

@@ -4,10 +4,11 @@ use std::collections::VecDeque;
 
 use super::message::{decode, encode, ToScheduler, ToWorker};
 use super::{receive, send, unit_name, Cluster, Event, MpiError, Report, Summary};
-use crate::db::Database;
-use crate::schedule::{Schedule, UnitGraph};
-use crate::sector::WorkUnit;
-use crate::solve::{self, unit_costs, unit_done, Progress};
+use crate::progress::Progress;
+use crate::solve::{self, unit_costs, unit_done};
+use crate::space::WorkUnit;
+use crate::space::{Schedule, UnitGraph};
+use crate::store::Database;
 use ::mpi::traits::Communicator;
 
 /// Runs the schedule to its end (or to the first failure), then stops every worker.

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use bincode::{Decode, Encode};
 
-use crate::solve::UnitTimes;
+use crate::progress::UnitTimes;
 
 /// From a worker to rank 0.
 #[derive(Clone, Debug, PartialEq, Encode, Decode)]

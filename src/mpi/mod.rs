@@ -1,7 +1,7 @@
 //! Solving across processes and machines with MPI: rank 0 schedules, the other ranks solve.
 //!
 //! Under `mpirun -np N`, every rank plans the same work units. Rank 0 keeps the
-//! [`Schedule`](crate::schedule::Schedule) (the same one the single-process solve follows),
+//! [`Schedule`](crate::space::Schedule) (the same one the single-process solve follows),
 //! skips the units already solved on disk, and hands each ready unit to a free worker (ranks 1
 //! to N-1); a worker solves it with all its threads, writes its files into the shared
 //! database folder under the unit's lock and a unique temporary name, and reports back. Rank
@@ -29,10 +29,10 @@ use ::mpi::topology::SimpleCommunicator;
 use ::mpi::traits::{Communicator, Destination, Source};
 use ::mpi::Threading;
 
-use crate::db::Database;
 use crate::error::Error;
-use crate::sector::{plan, Sector, WorkUnit};
-use crate::solve::{Progress, UnitTimes};
+use crate::progress::{Progress, UnitTimes};
+use crate::space::{plan, Sector, WorkUnit};
+use crate::store::Database;
 
 /// An MPI job this process takes part in: initialised by [`Cluster::init`], finalised on drop.
 pub struct Cluster {

@@ -4,9 +4,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::message::{decode, encode, ToScheduler, ToWorker};
 use super::{receive, send, Cluster, MpiError, Summary};
-use crate::db::Database;
-use crate::sector::WorkUnit;
-use crate::solve::{solve_locked, Progress};
+use crate::progress::Progress;
+use crate::solve::solve_locked;
+use crate::space::WorkUnit;
+use crate::store::Database;
 use ::mpi::traits::Communicator;
 
 /// Greets rank 0, then solves what it hands out until it says stop.

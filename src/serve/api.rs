@@ -6,16 +6,16 @@ use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
-use super::bestmove::{choose, Rule};
 use super::catalog::Opened;
 use super::params::{clip, Params};
 use super::App;
 use crate::error::Error;
-use crate::movegen::{generate, play};
-use crate::position::{Color, Position};
-use crate::value::Value;
-use crate::variant::Variant;
-use crate::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
+use crate::query::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
+use crate::query::{choose, Rule};
+use crate::rules::Value;
+use crate::rules::Variant;
+use crate::rules::{generate, play};
+use crate::rules::{Color, Position};
 
 /// An answer that is not a 200: its status and `{"error":"..."}`.
 #[derive(Debug)]

@@ -6,13 +6,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::db::Database;
 use crate::error::Error;
-use crate::sector::{reachable, Sector};
-use crate::variant::{FullBoard, Phases, RuleOverrides, RuleSwitch, Variant};
+use crate::rules::{FullBoard, Phases, RuleOverrides, RuleSwitch, Variant};
+use crate::space::{reachable, Sector};
+use crate::store::Database;
 use crate::{Flying, Removal};
 
 /// A known variant with one supported rule set.
+#[derive(Debug)]
 pub struct RuleSet {
     /// The variant and its rules.
     pub variant: Variant,
@@ -23,6 +24,7 @@ pub struct RuleSet {
 }
 
 /// A rule set's database, opened once, and the sectors a game from the start can reach.
+#[derive(Debug)]
 pub struct Opened {
     /// The database (it keeps the sector files it opened).
     pub db: Database,
@@ -34,6 +36,7 @@ pub struct Opened {
 ///
 /// Names from requests are only compared with the known ones, and folder names only built from
 /// those: nothing a client sends becomes part of a path.
+#[derive(Debug)]
 pub struct Catalog {
     root: PathBuf,
     /// Variants in the order of `morris variants`, each with default rules.

@@ -29,7 +29,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
-use crate::wire;
+use crate::query::wire;
 
 /// The largest request head (request line and headers) read.
 pub const MAX_HEAD: usize = 16 * 1024;

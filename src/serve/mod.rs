@@ -5,11 +5,11 @@
 //! | path | answer |
 //! |---|---|
 //! | `/` , `/app.js`, `/style.css`, `/favicon.svg` | the explorer page, embedded in the binary |
-//! | `/api/variants` | [`crate::wire::VariantsJson`]: each variant with its board and the rule sets the folder holds |
-//! | `/api/query?variant=..&position=..` | exactly `query --json` ([`crate::wire::QueryJson`]) |
-//! | `/api/stats?variant=..` | exactly `stats --json` ([`crate::wire::StatsJson`]) |
-//! | `/api/explore?variant=..&position=..` | [`crate::wire::ExploreJson`]: the query plus each move's parts and resulting position |
-//! | `/api/bestmove?variant=..&position=..[&seed=N]` | [`crate::wire::BestMoveJson`]: the move perfect play picks ([`bestmove`]) |
+//! | `/api/variants` | [`crate::query::wire::VariantsJson`]: each variant with its board and the rule sets the folder holds |
+//! | `/api/query?variant=..&position=..` | exactly `query --json` ([`crate::query::wire::QueryJson`]) |
+//! | `/api/stats?variant=..` | exactly `stats --json` ([`crate::query::wire::StatsJson`]) |
+//! | `/api/explore?variant=..&position=..` | [`crate::query::wire::ExploreJson`]: the query plus each move's parts and resulting position |
+//! | `/api/bestmove?variant=..&position=..[&seed=N]` | [`crate::query::wire::BestMoveJson`]: the move perfect play picks ([`crate::query::choose`]) |
 //!
 //! Every API route but `variants` takes the rule switches by name (`flying`, `removal`,
 //! `phases`, `full-board`); `variant` defaults to `nine` as on the command line. Names and
@@ -33,7 +33,6 @@
 
 mod api;
 mod assets;
-pub mod bestmove;
 mod catalog;
 mod conn;
 mod params;

@@ -10,79 +10,27 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::db::Database;
 use crate::error::Error;
-use crate::index::{Entry, SectorIndex};
-use crate::movegen::{
+use crate::kernel::{prefetch, AtomicArray};
+use crate::progress::{Progress, UnitTimes};
+use crate::rules::Position;
+use crate::rules::Value;
+use crate::rules::{
     for_each_move, for_each_unmove_with, play, too_few_pieces, value_without_moves,
 };
-use crate::position::Position;
-use crate::schedule::{CostModel, Schedule, UnitGraph};
-use crate::sector::{plan, Sector, WorkUnit};
-use crate::storage::{
-    encode_cell, max_depth_for_width, prefetch, write_sector, AtomicArray, Header, SectorFile,
-    SectorStats, UnitLock,
+use crate::space::{plan, Sector, WorkUnit};
+use crate::space::{CostModel, Schedule, UnitGraph};
+use crate::space::{Entry, SectorIndex};
+use crate::store::Database;
+use crate::store::{
+    encode_cell, max_depth_for_width, write_sector, Header, SectorFile, SectorStats, UnitLock,
 };
-use crate::value::Value;
 
 mod placement;
-
-/// Receives progress reports; the command line draws bars from them.
-pub trait Progress: Sync {
-    /// Work unit `number` (from 0) of `count` begins; `done` when its files are already valid.
-    fn unit(&self, _unit: &WorkUnit, _number: usize, _count: usize, _done: bool) {}
-    /// Another process holds the unit's lock; this one waits for it.
-    fn waiting(&self, _unit: &WorkUnit) {}
-    /// The current work unit is solved and written.
-    fn unit_solved(&self, _unit: &WorkUnit, _times: &UnitTimes) {}
-    /// A phase of the current work unit begins, with `total` steps.
-    fn phase(&self, _name: &str, _total: u64) {}
-    /// `n` more steps of the current phase are done.
-    fn advance(&self, _n: u64) {}
-    /// `verify` recomputed `sector` (`positions` positions from `children` child values) in
-    /// `time` and found `faults` faults.
-    fn sector_checked(
-        &self,
-        _sector: Sector,
-        _positions: u64,
-        _children: u64,
-        _faults: u64,
-        _time: Duration,
-    ) {
-    }
-}
-
-/// Where the time of one work unit went.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UnitTimes {
-    /// Index slots of the unit.
-    pub slots: u64,
-    /// Reading children in solved sectors and counting children inside the unit.
-    pub init: Duration,
-    /// Retrograde levels run (0 for forward-only units).
-    pub levels: u32,
-    /// Time in the levels.
-    pub retrograde: Duration,
-    /// Statistics and writing the files.
-    pub write: Duration,
-    /// Proving the unit's files (`solve --verify`), 0 otherwise.
-    pub verify: Duration,
-}
-
-impl UnitTimes {
-    /// The whole time.
-    pub fn total(&self) -> Duration {
-        self.init + self.retrograde + self.write + self.verify
-    }
-}
-
-/// Reports nothing.
-pub struct Silent;
-impl Progress for Silent {}
 
 // Working states of a position (16 bits).
 const MAX_LEVEL: u32 = 0x3FFF;
@@ -1009,7 +957,8 @@ pub fn start_value(db: &Database) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Variant;
+    use crate::progress::Silent;
+    use crate::rules::Variant;
 
     /// A unit whose files are wrong (here one win made a loss, written with sound checksums,
     /// as a solver bug would write it) fails the proof that `solve --verify` runs: the error
@@ -1029,7 +978,7 @@ mod tests {
             .find(|&i| matches!(file.cell(i).unwrap(), Some(Value::Win(_))))
             .unwrap();
         let mut header = file.header().clone();
-        let cells: Vec<crate::storage::Cell> = (0..slots).map(|i| file.cell(i).unwrap()).collect();
+        let cells: Vec<crate::store::Cell> = (0..slots).map(|i| file.cell(i).unwrap()).collect();
         drop(file);
         db.forget();
         let w = header.cell_width as usize;

@@ -15,15 +15,17 @@ use std::sync::atomic::Ordering::Relaxed;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use super::{not_a_dependency, pending, Progress, Unit, UNRESOLVED};
+use super::{not_a_dependency, pending, Unit, UNRESOLVED};
 use crate::error::Error;
-use crate::index::{next_combination, spread, RowRank, SectorIndex};
-use crate::movegen::removable;
-use crate::point::{PointSet, MAX_POINTS};
-use crate::position::Position;
-use crate::sector::Sector;
-use crate::storage::{decode_code, prefetch, Cell, Row};
-use crate::value::Value;
+use crate::kernel::prefetch;
+use crate::progress::Progress;
+use crate::rules::removable;
+use crate::rules::Position;
+use crate::rules::Value;
+use crate::rules::{PointSet, MAX_POINTS};
+use crate::space::Sector;
+use crate::space::{next_combination, spread, RowRank, SectorIndex};
+use crate::store::{decode_code, Cell, Row};
 
 /// Children ordered by what they are worth to the parent, smaller better: a child's loss at
 /// depth d is key d, a draw [`DRAW`], a child's win at depth d `WIN_BASE + (0xFFFF - d)` (the
@@ -280,9 +282,10 @@ fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Re
 
 #[cfg(test)]
 mod tests {
-    use super::super::{final_cell, solve_unit, Silent, Unit};
-    use crate::sector::{plan, Sector};
-    use crate::variant::Removal;
+    use super::super::{final_cell, solve_unit, Unit};
+    use crate::progress::Silent;
+    use crate::rules::Removal;
+    use crate::space::{plan, Sector};
 
     /// Every forward placement unit of whole games, initialised row by row, gives each
     /// position the value the general path gives it, under each removal rule.
@@ -295,7 +298,7 @@ mod tests {
             ("three", Removal::Standard),
         ];
         for (name, removal) in cases {
-            let (variant, dir, db) = crate::db::scratch("placement-test", name, removal);
+            let (variant, dir, db) = crate::store::scratch("placement-test", name, removal);
             let mut compared = 0;
             for unit in plan(&variant, &[Sector::start(&variant)]) {
                 solve_unit(&db, &unit, &Silent).unwrap();

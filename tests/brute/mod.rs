@@ -32,8 +32,8 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU8, Ordering::Relaxed};
 
-use morris::movegen::{generate, play};
-use morris::variant::{FullBoard, Phases};
+use morris::rules::{generate, play};
+use morris::rules::{FullBoard, Phases};
 use morris::{PointSet, Position, Variant};
 use rayon::prelude::*;
 

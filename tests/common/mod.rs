@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use morris::movegen::{generate, play};
-use morris::variant::{NoMove, Phases, RuleOverrides};
+use morris::rules::{generate, play};
+use morris::rules::{NoMove, Phases, RuleOverrides};
 use morris::{Color, Flying, PointSet, Position, Removal, Rules, Variant};
 
 /// The variants of the seed games plus the family beyond them.

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use crate::error::Error;
-use crate::point::PointSet;
-use crate::variant::{Phases, Variant};
+use crate::rules::PointSet;
+use crate::rules::{Phases, Variant};
 
 /// A side: White places first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -7,12 +7,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use morris::db::Database;
-use morris::schedule::{CostModel, UnitGraph};
-use morris::sector::{endgame_roots, plan, Sector, WorkUnit};
-use morris::solve::{start_value, Progress, UnitTimes};
-use morris::storage::SectorStats;
-use morris::wire::{self, StatsJson};
+use morris::query::wire::{self, StatsJson};
+use morris::solve::start_value;
+use morris::space::{endgame_roots, plan, Sector, WorkUnit};
+use morris::space::{CostModel, UnitGraph};
+use morris::store::Database;
+use morris::store::SectorStats;
+use morris::{Progress, UnitTimes};
 use morris::{Value, Variant};
 
 use crate::cli::{bad_input, Failure, Out, SolveArgs};
@@ -265,7 +266,7 @@ fn simulate(db: &Database, units: &[WorkUnit], args: &SolveArgs) -> Result<ExitC
         "workers", "wall", "speed-up", "efficiency"
     ))?;
     for &n in &args.simulate_workers {
-        let wall = morris::schedule::simulate(&graph, &costs, n);
+        let wall = morris::space::simulate(&graph, &costs, n);
         let speedup = total / wall.max(f64::MIN_POSITIVE);
         out.line(format_args!(
             "{n:>7}  {:>10}  {speedup:>8.2}  {:>9.1}%",

@@ -4,12 +4,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use morris::db::Database;
+use morris::query::wire;
 use morris::query::Analysis;
-use morris::sector::{reachable, Sector};
-use morris::solve::Progress;
+use morris::space::{reachable, Sector};
+use morris::store::Database;
 use morris::verify::verify_with as verify_db;
-use morris::wire;
+use morris::Progress;
 use morris::{Color, Position, Value, Variant};
 
 use crate::cli::{bad_input, for_each_position, Failure, Out, EXIT_FAILURE};

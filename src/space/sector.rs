@@ -5,8 +5,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::Error;
-use crate::position::Position;
-use crate::variant::Variant;
+use crate::rules::Position;
+use crate::rules::Variant;
 
 /// The positions with given counts: mover on board, opponent on board, mover's and opponent's hands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -13,20 +13,21 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::db::Database;
 use crate::error::Error;
-use crate::index::{OneMore, Orbits, RowRank, SectorIndex};
-use crate::movegen::{
+use crate::kernel::{prefetch, AtomicArray};
+use crate::progress::Progress;
+use crate::rules::Move;
+use crate::rules::Value;
+use crate::rules::Variant;
+use crate::rules::{
     for_each_move, full_board_draw, play, removable, too_few_pieces, value_without_moves,
 };
-use crate::mv::Move;
-use crate::point::{Point, PointSet, MAX_POINTS};
-use crate::position::{Color, Position};
-use crate::sector::Sector;
-use crate::solve::Progress;
-use crate::storage::{decode_code, prefetch, AtomicArray, Cell, Row, SectorFile};
-use crate::value::Value;
-use crate::variant::Variant;
+use crate::rules::{Color, Position};
+use crate::rules::{Point, PointSet, MAX_POINTS};
+use crate::space::Sector;
+use crate::space::{OneMore, Orbits, RowRank, SectorIndex};
+use crate::store::Database;
+use crate::store::{decode_code, Cell, Row, SectorFile};
 
 /// One thing found wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -463,7 +464,7 @@ impl<'a> ChildRow<'a> {
 /// (that of O, those of each O - r) are found once per group, and the children without a
 /// removal, all in one row, are ranked together ([`OneMore`]). It finds what [`for_each_move`]
 /// generates (a test holds the two to the same faults), rule by rule: mills by
-/// [`crate::board::Board::closing_points`], removals by [`removable`]. (The opponent must
+/// [`crate::rules::Board::closing_points`], removals by [`removable`]. (The opponent must
 /// keep three pieces: a plain placement then never leaves its mover with too few.)
 struct Placements<'a> {
     variant: &'a Variant,
@@ -838,9 +839,10 @@ fn verify_sector(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sector::plan;
-    use crate::solve::{solve_unit, Silent};
-    use crate::variant::Removal;
+    use crate::progress::Silent;
+    use crate::rules::Removal;
+    use crate::solve::solve_unit;
+    use crate::space::plan;
 
     /// The placements of whole games, proved a row at a time, find what move-by-move
     /// generation finds, position by position: on sound files (nothing), and on files with
@@ -856,7 +858,7 @@ mod tests {
             ("three", Removal::Standard),
         ];
         for (name, removal) in cases {
-            let (variant, dir, db) = crate::db::scratch("verify-placements", name, removal);
+            let (variant, dir, db) = crate::store::scratch("verify-placements", name, removal);
             let units = plan(&variant, &[Sector::start(&variant)]);
             for unit in &units {
                 solve_unit(&db, unit, &Silent).unwrap();

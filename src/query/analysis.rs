@@ -1,11 +1,11 @@
 //! Perfect play from a database: the value of a position and of each of its legal moves.
 
-use crate::db::Database;
 use crate::error::Error;
-use crate::movegen::{generate, play, value_without_moves};
-use crate::mv::Move;
-use crate::position::Position;
-use crate::value::Value;
+use crate::rules::Move;
+use crate::rules::Position;
+use crate::rules::Value;
+use crate::rules::{generate, play, value_without_moves};
+use crate::store::Database;
 
 /// A legal move with the value it gives the side to move (depth counted from before it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +57,7 @@ impl Database {
         };
         if !consistent {
             return Err(Error::Corrupt {
-                path: self.path(crate::sector::Sector::of(pos)),
+                path: self.path(crate::space::Sector::of(pos)),
                 why: format!(
                     "stored value {value} disagrees with the best move's {}",
                     moves

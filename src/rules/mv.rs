@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use crate::board::Board;
 use crate::error::Error;
-use crate::point::Point;
+use crate::rules::Board;
+use crate::rules::Point;
 
 const NONE: u8 = u8::MAX;
 

@@ -1,6 +1,6 @@
 //! The order of work units: which are ready, which goes next, and what N workers would take.
 //!
-//! A plan ([`crate::sector::plan`]) lists the work units dependencies first; a unit may be
+//! A plan ([`crate::space::plan`]) lists the work units dependencies first; a unit may be
 //! solved once every unit it reads is done. [`Schedule`] holds that ready set and always hands
 //! out the ready unit with the longest chain of work still behind it (its *tail*: its own cost
 //! plus the most costly chain of units that wait for it, directly or not), ties going to the
@@ -14,8 +14,8 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::sector::{Sector, WorkUnit};
-use crate::variant::Variant;
+use crate::rules::Variant;
+use crate::space::{Sector, WorkUnit};
 
 /// Which units each unit of a plan reads, and which read it.
 #[derive(Clone, Debug)]
@@ -25,7 +25,7 @@ pub struct UnitGraph {
 }
 
 impl UnitGraph {
-    /// The graph of a plan (dependencies first, as [`crate::sector::plan`] orders it).
+    /// The graph of a plan (dependencies first, as [`crate::space::plan`] orders it).
     ///
     /// # Panics
     /// When `units` is not a plan: a unit's move leads to a sector outside `units`, or to a

@@ -6,15 +6,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use crate::error::Error;
-use crate::index::{Orbits, SectorIndex};
-use crate::movegen::too_few_pieces;
-use crate::position::Position;
-use crate::sector::Sector;
-use crate::storage::SectorFile;
-use crate::value::Value;
-use crate::variant::Variant;
+use crate::rules::too_few_pieces;
+use crate::rules::Position;
+use crate::rules::Value;
+use crate::rules::Variant;
+use crate::space::Sector;
+use crate::space::{Orbits, SectorIndex};
+use crate::store::SectorFile;
 
 /// The solved sectors of one variant and rule set, under `DIR/<rule set>/`, opened lazily.
+#[derive(Debug)]
 pub struct Database {
     root: PathBuf,
     dir: PathBuf,
@@ -104,7 +105,7 @@ impl Database {
         }
         let path = self.path(sector);
         // A dangling or looping link is not "missing": opening it says what is wrong.
-        if !crate::storage::entry_exists(&path) {
+        if !super::file::entry_exists(&path) {
             return Err(Error::Missing {
                 sector: sector.to_string(),
                 dir: self.dir.clone(),
@@ -158,7 +159,7 @@ impl Database {
 pub(crate) fn scratch(
     tag: &str,
     name: &str,
-    removal: crate::variant::Removal,
+    removal: crate::rules::Removal,
 ) -> (Variant, PathBuf, Database) {
     let variant = Variant::by_name(name)
         .unwrap()

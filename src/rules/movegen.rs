@@ -2,12 +2,12 @@
 
 use arrayvec::ArrayVec;
 
-use crate::board::Board;
-use crate::mv::Move;
-use crate::point::{Point, PointSet};
-use crate::position::Position;
-use crate::value::Value;
-use crate::variant::{FullBoard, NoMove, Removal, Variant};
+use crate::rules::Board;
+use crate::rules::Move;
+use crate::rules::Position;
+use crate::rules::Value;
+use crate::rules::{FullBoard, NoMove, Removal, Variant};
+use crate::rules::{Point, PointSet};
 
 /// Room for every move of any position of a 32-point board with 12 pieces a side.
 pub const MAX_MOVES: usize = 1024;

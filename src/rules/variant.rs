@@ -4,9 +4,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use crate::board::Board;
 use crate::error::Error;
-use crate::symmetry::Symmetry;
+use crate::rules::Board;
+use crate::rules::Symmetry;
 
 /// When a side may fly (move a piece to any empty point).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]

@@ -10,14 +10,14 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::db::Database;
 use crate::error::Error;
-use crate::position::{Color, Position};
 use crate::query::Analysis;
-use crate::sector::Sector;
-use crate::storage::SectorStats;
-use crate::value::Value;
-use crate::variant::{RuleSwitch, Variant};
+use crate::rules::Value;
+use crate::rules::{Color, Position};
+use crate::rules::{RuleSwitch, Variant};
+use crate::space::Sector;
+use crate::store::Database;
+use crate::store::SectorStats;
 
 /// The object as JSON on one line.
 pub fn json<T: Serialize>(object: &T) -> String {
@@ -36,7 +36,7 @@ pub fn line<T: Serialize>(object: &T) -> String {
 
 /// Why a well-formed position cannot arise in a game from the start, if it cannot: the side
 /// that just moved has already lost, or no game reaches its sector (`reachable` holds every
-/// sector that some game reaches, as [`crate::sector::reachable`] gives them).
+/// sector that some game reaches, as [`crate::space::reachable`] gives them).
 ///
 /// Both front-ends refuse such a position with `invalid position "...": ` and this reason,
 /// before reading the database: `query` and `GET /api/query` answer alike.
@@ -74,7 +74,7 @@ pub fn impossible(
         (variant.pieces() - pos.opponent_hand) as u32,
     );
     // Under Lasker's phases mills also come from moves made with pieces in hand: no reason.
-    let separate = variant.rules().phases == crate::variant::Phases::Separate;
+    let separate = variant.rules().phases == crate::rules::Phases::Separate;
     let why = if !separate {
         String::new()
     } else if opponent_lost > mover_placed.saturating_sub(2) {

@@ -8,10 +8,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::point::PointSet;
-use crate::position::Position;
-use crate::sector::Sector;
-use crate::variant::Variant;
+use crate::rules::PointSet;
+use crate::rules::Position;
+use crate::rules::Variant;
+use crate::space::Sector;
 
 /// A symmetry as four byte-indexed lookup tables, so applying it costs four loads.
 #[derive(Clone)]
@@ -79,6 +79,15 @@ struct SizeTable {
     reps: Vec<u32>,
     /// The non-identity symmetries fixing each representative; empty for most.
     stabilisers: Vec<Vec<u8>>,
+}
+
+impl std::fmt::Debug for Orbits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Orbits")
+            .field("points", &self.points)
+            .field("symmetries", &self.syms.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Orbits {
@@ -254,6 +263,7 @@ impl Orbits {
 }
 
 /// The colex ranks of a squeezed set with one more place (see [`OneMore::set`]).
+#[derive(Debug)]
 pub struct OneMore<'a> {
     binom: &'a [[u64; 33]; 33],
     x: u32,
@@ -307,6 +317,15 @@ pub struct RowRank<'a> {
     place: [u8; 32],
     stabiliser: &'a [u8],
     base: u64,
+}
+
+impl std::fmt::Debug for RowRank<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowRank")
+            .field("base", &self.base)
+            .field("stabiliser", &self.stabiliser)
+            .finish_non_exhaustive()
+    }
 }
 
 impl RowRank<'_> {
@@ -403,7 +422,7 @@ fn colex(binom: &[[u64; 33]; 33], mut x: u32) -> u64 {
 }
 
 /// The index of one sector: canonical positions ↔ slots `0..size()`.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct SectorIndex {
     orbits: Arc<Orbits>,
     sector: Sector,

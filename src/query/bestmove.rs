@@ -13,12 +13,12 @@
 
 use std::cmp::Reverse;
 
-use crate::db::Database;
 use crate::error::Error;
-use crate::movegen::{generate, play};
-use crate::mv::Move;
-use crate::position::Position;
-use crate::value::Value;
+use crate::rules::Move;
+use crate::rules::Position;
+use crate::rules::Value;
+use crate::rules::{generate, play};
+use crate::store::Database;
 
 /// Which rule chose the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

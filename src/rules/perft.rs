@@ -1,8 +1,8 @@
 //! Perft: counting move sequences, the standard check of a move generator.
 
-use crate::movegen::{for_each_move, generate, play};
-use crate::position::Position;
-use crate::variant::Variant;
+use crate::rules::Position;
+use crate::rules::Variant;
+use crate::rules::{for_each_move, generate, play};
 
 /// The number of move sequences of length `depth` from `pos` (1 at depth 0).
 pub fn perft(variant: &Variant, pos: &Position, depth: u32) -> u64 {

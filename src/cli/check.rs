@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use morris::db::Database;
+use morris::store::Database;
 use morris::Variant;
 
 use crate::cli::{Failure, Out, EXIT_FAILURE};
@@ -17,7 +17,7 @@ pub fn check(
     quiet: bool,
 ) -> Result<ExitCode, Failure> {
     let db = Database::new(dir, variant)?;
-    let sectors = crate::query_cmd::sectors_to_check(&db, sector)?;
+    let sectors = crate::cli::query::sectors_to_check(&db, sector)?;
     let bar = ProgressBar::with_draw_target(
         Some(sectors.len() as u64),
         if quiet {

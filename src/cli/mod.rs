@@ -1,4 +1,8 @@
-//! Argument parsing and the subcommands' output.
+//! The `morris` command line: argument parsing and the subcommands' output.
+
+mod check;
+mod query;
+mod solve;
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -7,9 +11,9 @@ use std::process::ExitCode;
 
 use anyhow::anyhow;
 use clap::{Args, Parser, Subcommand};
-use morris::movegen::{generate, play};
-use morris::perft::perft;
-use morris::variant::{RuleOverrides, RuleSwitch};
+use morris::rules::perft;
+use morris::rules::{generate, play};
+use morris::rules::{RuleOverrides, RuleSwitch};
 use morris::{Color, Error, Flying, Position, Removal, Variant};
 
 /// Exit code for bad input: arguments, positions, a missing database.
@@ -323,20 +327,18 @@ pub fn run() -> Result<ExitCode, Failure> {
     let variant = cli.game.variant()?;
     match cli.command {
         Command::Variants { json } => variants(json),
-        Command::Solve(args) => crate::solve_cmd::solve(&variant, &args),
-        Command::Stats { db, json } => crate::solve_cmd::stats(&variant, &db, json),
-        Command::Query { db, json, position } => {
-            crate::query_cmd::query(&variant, &db, json, &position)
-        }
+        Command::Solve(args) => solve::solve(&variant, &args),
+        Command::Stats { db, json } => solve::stats(&variant, &db, json),
+        Command::Query { db, json, position } => query::query(&variant, &db, json, &position),
         Command::Verify {
             db,
             sector,
             max_faults,
             resume,
             quiet,
-        } => crate::query_cmd::verify(&variant, &db, sector.as_deref(), max_faults, resume, quiet),
+        } => query::verify(&variant, &db, sector.as_deref(), max_faults, resume, quiet),
         Command::Check { db, sector, quiet } => {
-            crate::check_cmd::check(&variant, &db, sector.as_deref(), quiet)
+            check::check(&variant, &db, sector.as_deref(), quiet)
         }
         #[cfg(feature = "serve")]
         Command::Serve { db, bind, timeout } => serve(db, bind, timeout),
@@ -543,8 +545,8 @@ struct VariantInfo {
     pieces: u8,
     flying: Flying,
     removal: Removal,
-    phases: morris::variant::Phases,
-    full_board: morris::variant::FullBoard,
+    phases: morris::rules::Phases,
+    full_board: morris::rules::FullBoard,
     rule_set: String,
 }
 

@@ -1,0 +1,8 @@
+//! The solver's memory kernels: the second door where `unsafe` is allowed.
+#![allow(unsafe_code)]
+
+mod atomic;
+mod prefetch;
+
+pub(crate) use atomic::AtomicArray;
+pub(crate) use prefetch::prefetch;

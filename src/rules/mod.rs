@@ -1,0 +1,27 @@
+//! The rules of the games: boards, variants, positions, moves and their generation, values.
+
+mod board;
+mod movegen;
+mod mv;
+mod perft;
+mod point;
+mod position;
+mod symmetry;
+mod value;
+mod variant;
+
+pub use board::Board;
+pub use movegen::{
+    for_each_move, for_each_unmove, generate, has_move, play, too_few_pieces, value_without_moves,
+    MoveList, MAX_MOVES,
+};
+pub(crate) use movegen::{for_each_unmove_with, full_board_draw, removable};
+pub use mv::Move;
+pub use perft::perft;
+pub use point::{Point, PointIter, PointSet, MAX_POINTS};
+pub use position::{clip, Color, Position, CLIP_CHARS};
+pub use symmetry::Symmetry;
+pub use value::Value;
+pub use variant::{
+    Flying, FullBoard, NoMove, Phases, Removal, RuleOverrides, RuleSwitch, Rules, Variant,
+};

@@ -1,0 +1,436 @@
+//! Reading sector files: mapped read-only, the header and block table checked on open, each
+//! payload block checked the first time a cell of it is read.
+
+use std::fs::{self, File};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+use memmap2::Mmap;
+use rayon::prelude::*;
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::codec::{decode_code, Cell};
+use super::format::{
+    check_header, decode_header, Header, FORMAT_VERSION, HEADER_CHECKSUM_AT, HEADER_SIZE, MAGIC,
+};
+use crate::error::Error;
+use crate::kernel::prefetch;
+use crate::rules::Variant;
+use crate::space::Sector;
+
+/// What kind of thing a path is, for messages about things that are not regular files.
+fn kind_of(meta: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_char_device() {
+        "a character device"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Whether anything is at `path` (a dangling or looping link included).
+pub fn entry_exists(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok()
+}
+
+const BLOCK_UNCHECKED: u8 = 0;
+const BLOCK_GOOD: u8 = 1;
+const BLOCK_BAD: u8 = 2;
+
+/// A sector file mapped read-only: its header and block table checked on open, each payload
+/// block checked the first time a cell of it is read.
+#[derive(Debug)]
+pub struct SectorFile {
+    path: PathBuf,
+    header: Header,
+    /// Held for the shared lock (and so the map's file stays open).
+    _file: File,
+    map: Mmap,
+    payload: usize,
+    block_shift: u32,
+    blocks: Vec<AtomicU8>,
+}
+
+impl SectorFile {
+    /// Opens a sector file and checks its header and block table against the variant, sector
+    /// and slot count it must hold; payload blocks are checked as they are read.
+    ///
+    /// # Errors
+    /// `Error::Io` when it cannot be read or is not a regular file, `Error::OldFormat` for a
+    /// file of another format version, `Error::Mismatch` when it holds another variant, rule
+    /// set or sector, `Error::Corrupt` when it is truncated, extended or fails a checksum.
+    pub fn open(
+        path: &Path,
+        variant: &Variant,
+        sector: Sector,
+        slots: u64,
+    ) -> Result<SectorFile, Error> {
+        let corrupt = |why: String| Error::Corrupt {
+            path: path.to_path_buf(),
+            why,
+        };
+        // Checked before opening: opening a FIFO would block.
+        let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
+        if !meta.is_file() {
+            return Err(Error::io(
+                path,
+                std::io::Error::other(format!("is {}, not a sector file", kind_of(&meta))),
+            ));
+        }
+        let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+        // Readers share; a process replacing a file in place would need it exclusively.
+        let _ = file.try_lock_shared();
+        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        let mut head = vec![0u8; HEADER_SIZE.min(len) as usize];
+        file.read_exact(&mut head).map_err(|e| Error::io(path, e))?;
+        if head.len() < 12 || &head[..8] != MAGIC {
+            return Err(corrupt("not a morris sector file (bad magic)".into()));
+        }
+        let version = u32::from_le_bytes(head[8..12].try_into().unwrap());
+        let old_format = |found: u32| {
+            let folder = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+            let db = folder.parent().unwrap_or(Path::new("."));
+            Error::OldFormat {
+                path: path.to_path_buf(),
+                found,
+                expected: FORMAT_VERSION,
+                command: format!(
+                    "morris solve {} --db {}",
+                    variant.cli_options(),
+                    db.display()
+                ),
+                folder,
+            }
+        };
+        // Format 1 had another header; any other version is only trusted once the header
+        // checksum holds (a flipped byte there is damage, not a newer format).
+        if version == 1 {
+            return Err(old_format(version));
+        }
+        if len < HEADER_SIZE {
+            return Err(corrupt(format!(
+                "{len} bytes, shorter than the {HEADER_SIZE}-byte header"
+            )));
+        }
+        let stored = u64::from_le_bytes(head[HEADER_CHECKSUM_AT..].try_into().unwrap());
+        if xxh3_64(&head[..HEADER_CHECKSUM_AT]) != stored {
+            return Err(corrupt("header checksum mismatch".into()));
+        }
+        if version != FORMAT_VERSION {
+            return Err(old_format(version));
+        }
+        let header = decode_header(&head, stored).map_err(corrupt)?;
+        check_header(path, &header, variant, sector, slots)?;
+        let want = header.payload_offset() + header.payload_len();
+        if len != want {
+            return Err(corrupt(format!(
+                "{len} bytes, the header promises {want} (truncated or extended)"
+            )));
+        }
+        // SAFETY: the map is read-only and private to this process; the files are written once
+        // under a temporary name and renamed, never modified in place by this program. Another
+        // process truncating the file could fault a read, which no API can rule out for mapped
+        // files; the length was checked above before any cell is read.
+        #[allow(unsafe_code)]
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+        let payload = header.payload_offset() as usize;
+        if xxh3_64(&map[HEADER_SIZE as usize..payload]) != header.table_checksum {
+            return Err(corrupt("block table checksum mismatch".into()));
+        }
+        let blocks = (0..header.block_count())
+            .map(|_| AtomicU8::new(BLOCK_UNCHECKED))
+            .collect();
+        Ok(SectorFile {
+            path: path.to_path_buf(),
+            block_shift: header.block_size.trailing_zeros(),
+            header,
+            _file: file,
+            map,
+            payload,
+            blocks,
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The payload block that holds `slot`.
+    #[inline]
+    pub fn block_of(&self, slot: u64) -> u64 {
+        (slot * self.header.cell_width as u64) >> self.block_shift
+    }
+
+    /// Whether block `b`'s bytes match its checksum in the table.
+    fn block_ok(&self, b: u64) -> bool {
+        let size = self.header.block_size as u64;
+        let start = b * size;
+        let end = (start + size).min(self.header.payload_len());
+        let bytes = &self.map[self.payload + start as usize..self.payload + end as usize];
+        let at = HEADER_SIZE as usize + 8 * b as usize;
+        xxh3_64(bytes) == u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap())
+    }
+
+    /// Checks block `b` unless it was checked already.
+    ///
+    /// # Errors
+    /// `Error::Corrupt` naming the file and the block when its checksum fails.
+    #[inline]
+    pub fn check_block(&self, b: u64) -> Result<(), Error> {
+        let state = &self.blocks[b as usize];
+        let mut s = state.load(Relaxed);
+        if s == BLOCK_UNCHECKED {
+            // Two threads may both check a block; the outcome is the same.
+            s = if self.block_ok(b) {
+                BLOCK_GOOD
+            } else {
+                BLOCK_BAD
+            };
+            state.store(s, Relaxed);
+        }
+        if s == BLOCK_GOOD {
+            Ok(())
+        } else {
+            Err(self.block_error(b))
+        }
+    }
+
+    /// Checks every block (in parallel), returning the damaged ones.
+    pub fn check_all_blocks(&self) -> Vec<u64> {
+        (0..self.header.block_count())
+            .into_par_iter()
+            .filter(|&b| self.check_block(b).is_err())
+            .collect()
+    }
+
+    /// The error of a damaged block, naming file, block and slots.
+    pub fn block_error(&self, b: u64) -> Error {
+        let per = self.header.block_size as u64 / self.header.cell_width as u64;
+        Error::Corrupt {
+            path: self.path.clone(),
+            why: format!(
+                "block {b} (slots {}..{}) fails its checksum",
+                b * per,
+                ((b + 1) * per).min(self.header.slots)
+            ),
+        }
+    }
+
+    /// The cell of `slot` (`None` for an unused slot), its block checked on first read.
+    ///
+    /// # Errors
+    /// `Error::Corrupt` when the block holding it fails its checksum.
+    #[inline]
+    pub fn cell(&self, slot: u64) -> Result<Cell, Error> {
+        self.check_block(self.block_of(slot))?;
+        Ok(self.cell_unchecked(slot))
+    }
+
+    /// The cells of `start..start + len` without checking their blocks: for `verify`, which
+    /// checks every block itself (see [`SectorFile::cell_unchecked`]).
+    pub fn row_unchecked(&self, start: u64, len: u64) -> Row<'_> {
+        debug_assert!(start + len <= self.header.slots);
+        let w = self.header.cell_width as usize;
+        let at = self.payload + start as usize * w;
+        Row {
+            bytes: &self.map[at..at + len as usize * w],
+            wide: w == 2,
+        }
+    }
+
+    /// The cells of `start..start + len`, their blocks checked now, for reading many cells
+    /// of one region without a check per read.
+    ///
+    /// # Errors
+    /// `Error::Corrupt` when a block of the region fails its checksum.
+    pub fn row(&self, start: u64, len: u64) -> Result<Row<'_>, Error> {
+        debug_assert!(start + len <= self.header.slots);
+        if len > 0 {
+            for b in self.block_of(start)..=self.block_of(start + len - 1) {
+                self.check_block(b)?;
+            }
+        }
+        Ok(self.row_unchecked(start, len))
+    }
+
+    /// Asks for the line holding `slot`'s cell ahead of a read (a hint only).
+    #[inline]
+    pub fn prefetch(&self, slot: u64) {
+        let at = self.payload + (slot * self.header.cell_width as u64) as usize;
+        if let Some(byte) = self.map.get(at) {
+            prefetch(byte);
+        }
+    }
+
+    /// The cell of `slot` without checking its block: for `verify`, which checks every block
+    /// itself and then names the positions a damaged block gets wrong.
+    #[inline]
+    pub fn cell_unchecked(&self, slot: u64) -> Cell {
+        decode_code(self.code_unchecked(slot), self.header.cell_width)
+    }
+
+    /// The code of `slot`'s cell (see [`decode_code`]) without checking its block, as
+    /// [`SectorFile::cell_unchecked`] reads it.
+    #[inline]
+    pub fn code_unchecked(&self, slot: u64) -> u16 {
+        let at = self.payload;
+        if self.header.cell_width == 1 {
+            self.map[at + slot as usize] as u16
+        } else {
+            let i = at + 2 * slot as usize;
+            u16::from_le_bytes([self.map[i], self.map[i + 1]])
+        }
+    }
+}
+
+/// Checked cells of one region of a sector file (see [`SectorFile::row`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Row<'a> {
+    bytes: &'a [u8],
+    wide: bool,
+}
+
+impl Row<'_> {
+    /// The cell width in bytes.
+    #[inline]
+    pub fn width(&self) -> u8 {
+        if self.wide {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The stored code of cell `i` (see [`decode_code`]).
+    #[inline]
+    pub fn code(&self, i: usize) -> u16 {
+        if self.wide {
+            u16::from_le_bytes([self.bytes[2 * i], self.bytes[2 * i + 1]])
+        } else {
+            self.bytes[i] as u16
+        }
+    }
+
+    /// The cell `i` places after the region's start (`None` for an unused slot).
+    #[inline]
+    pub fn cell(&self, i: usize) -> Cell {
+        decode_code(self.code(i), self.width())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Value;
+    use crate::store::codec::{encode_cell, max_depth_for_width};
+    use crate::store::write::write_sector;
+    use crate::store::BLOCK_SIZE;
+
+    fn sector33() -> Sector {
+        "3-3-0-0".parse().unwrap()
+    }
+
+    #[test]
+    fn cells_round_trip_in_both_widths() {
+        let variant = Variant::by_name("three").unwrap();
+        let sector = sector33();
+        let cells: Vec<Cell> = vec![
+            None,
+            Some(Value::Draw),
+            Some(Value::Loss(0)),
+            Some(Value::Win(1)),
+            Some(Value::Win(253)),
+            Some(Value::Loss(252)),
+            Some(Value::Win(9001)),
+            Some(Value::Loss(65532)),
+        ];
+        let dir = std::env::temp_dir().join(format!("morris-storage-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        for width in [1u8, 2] {
+            let keep: Vec<Cell> = cells
+                .iter()
+                .copied()
+                .filter(|c| {
+                    c.and_then(|v| v.depth())
+                        .is_none_or(|d| d <= max_depth_for_width(width))
+                })
+                .collect();
+            let path = dir.join(format!("width-{width}.sec"));
+            let mut header = Header::new(&variant, sector, keep.len() as u64);
+            header.cell_width = width;
+            write_sector(&path, &mut header, |a, b, out| {
+                for (i, slot) in (a..b).enumerate() {
+                    let w = width as usize;
+                    encode_cell(keep[slot as usize], &mut out[i * w..(i + 1) * w]);
+                }
+            })
+            .unwrap();
+            let file = SectorFile::open(&path, &variant, sector, keep.len() as u64).unwrap();
+            assert_eq!(file.header().cell_width, width);
+            assert_eq!(file.header(), &header);
+            let read: Vec<Cell> = (0..keep.len() as u64)
+                .map(|s| file.cell(s).unwrap())
+                .collect();
+            assert_eq!(read, keep, "width {width}");
+            // The wrong slot count is refused, not read past the end.
+            assert!(SectorFile::open(&path, &variant, sector, keep.len() as u64 + 1).is_err());
+        }
+        // Nothing temporary is left behind.
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(names.iter().all(|n| n.ends_with(".sec")), "{names:?}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A payload of several blocks: a flipped byte in any block is caught when that block is
+    /// first read, and only then; other blocks still read.
+    #[test]
+    fn a_flipped_payload_byte_fails_its_block_only() {
+        let variant = Variant::by_name("nine").unwrap();
+        let sector = sector33();
+        let slots = 3 * BLOCK_SIZE as u64 + 17;
+        let dir = std::env::temp_dir().join(format!("morris-blocks-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("3-3-0-0.sec");
+        let mut header = Header::new(&variant, sector, slots);
+        write_sector(&path, &mut header, |a, _, out| {
+            for (i, c) in out.iter_mut().enumerate() {
+                *c = ((a as usize + i) % 200) as u8;
+            }
+        })
+        .unwrap();
+        assert_eq!(header.block_count(), 4);
+        let at = header.payload_offset() + 2 * BLOCK_SIZE as u64 + 5;
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[at as usize] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        let file = SectorFile::open(&path, &variant, sector, slots).unwrap();
+        assert_eq!(file.cell(0).unwrap(), Some(Value::Loss(0)));
+        assert_eq!(
+            file.cell(slots - 1).unwrap(),
+            Some(Value::from_depth(((slots - 1) % 200) as u32))
+        );
+        let err = file.cell(2 * BLOCK_SIZE as u64).unwrap_err().to_string();
+        assert!(err.contains("block 2"), "{err}");
+        assert_eq!(file.check_all_blocks(), vec![2]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
