@@ -1,149 +1,335 @@
-//! The library's error type.
+//! The library's error type: typed data the front-ends turn into messages and advice.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::invalid::InvalidInput;
+use crate::rules::{Rules, Value};
+use crate::space::Sector;
+
 /// Everything that can go wrong in the library, with the context a user needs.
+///
+/// The library never writes a command line: where the cure is a `morris` command (solve a
+/// missing sector, rebuild an old folder), the error carries what that command needs (the
+/// database folder, the variant and its rules, the sector) and the front-ends write it.
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A board definition is malformed.
-    #[error("board {board}: {why}")]
-    Board {
-        /// The board's name.
-        board: String,
-        /// What is wrong.
-        why: String,
-    },
-    /// No variant has this name.
-    #[error("unknown variant {0:?} (known: {1})")]
-    UnknownVariant(String, String),
-    /// A rule value could not be parsed.
-    #[error("unknown {rule} value {value:?} (expected {expected})")]
-    UnknownRule {
-        /// The rule's name.
-        rule: &'static str,
-        /// The value given.
-        value: String,
-        /// The accepted values.
-        expected: String,
-    },
-    /// A rule value this build cannot yet play or solve.
-    #[error("--{rule} {value} is not supported yet")]
-    UnsupportedRule {
-        /// The rule's name.
-        rule: &'static str,
-        /// The value given.
-        value: String,
-    },
-    /// A position in notation is malformed or cannot occur.
-    #[error("invalid position {input:?}: {why}")]
-    Position {
-        /// The text given.
-        input: String,
-        /// What is wrong.
-        why: String,
-    },
-    /// A move in notation is malformed or not legal in the position.
-    #[error("invalid move {input:?}: {why}")]
-    Move {
-        /// The text given.
-        input: String,
-        /// What is wrong.
-        why: String,
-    },
-    /// A sector name is malformed or its counts do not fit the variant.
-    #[error("invalid sector {sector}: {why}")]
-    Sector {
-        /// The sector as given.
-        sector: String,
-        /// What is wrong.
-        why: String,
-    },
+    /// What the user gave is not valid (a variant, rule, position, move, sector or board).
+    #[error(transparent)]
+    Input(#[from] InvalidInput),
     /// A file or folder could not be read or written.
     // The OS error is in the message and deliberately not a `#[source]`, so that an error
     // chain printed with `{:#}` says it once.
     #[error("{path}: {cause}")]
     Io {
         /// The file or folder.
-        path: std::path::PathBuf,
+        path: PathBuf,
+        /// The operating system's error.
+        cause: std::io::Error,
+    },
+    /// Working memory could not be had.
+    #[error("cannot map {bytes} bytes of working memory: {cause}")]
+    Memory {
+        /// How much was asked for.
+        bytes: u64,
         /// The operating system's error.
         cause: std::io::Error,
     },
     /// A database file is damaged.
-    #[error("{path}: damaged: {why}")]
-    Corrupt {
+    #[error("{path}: damaged: {damage}")]
+    Damaged {
         /// The file.
-        path: std::path::PathBuf,
-        /// What is wrong.
-        why: String,
+        path: PathBuf,
+        /// What is wrong with it.
+        damage: Damage,
     },
     /// A database file belongs to another variant, rule set or sector.
-    #[error("{path}: {why}")]
-    Mismatch {
+    #[error("{path}: {foreign}")]
+    Foreign {
         /// The file.
-        path: std::path::PathBuf,
+        path: PathBuf,
         /// What it holds instead.
-        why: String,
+        foreign: Foreign,
     },
     /// A database file was written by another format version of this program.
-    #[error("{path}: written in database format {found}, this build reads format {expected}; delete the folder {folder} and run `{command}` to rebuild it")]
+    #[error("{path}: written in database format {found}, this build reads format {expected}; delete the folder {} and solve it again to rebuild it", .missing.dir.display())]
     OldFormat {
         /// The file.
-        path: std::path::PathBuf,
+        path: PathBuf,
         /// The file's format version.
         found: u32,
         /// The version this build reads.
         expected: u32,
-        /// The rule-set folder to delete.
-        folder: std::path::PathBuf,
-        /// The command that rebuilds it.
-        command: String,
+        /// The folder to delete and solve again.
+        missing: Box<Missing>,
     },
     /// The folder given is not a database folder as expected.
     #[error("{path}: {why}")]
     BadFolder {
         /// The folder.
-        path: std::path::PathBuf,
+        path: PathBuf,
         /// What is wrong.
         why: String,
     },
-    /// The solver met one of its limits (depth, children per position).
-    #[error("sector {sector}: {why}")]
+    /// The solver met one of its limits.
+    #[error("sector {sector}: {limit}")]
     Limit {
         /// The sector being solved.
-        sector: String,
+        sector: Sector,
         /// The limit.
-        why: String,
+        limit: Limit,
     },
     /// `solve --verify` found faults in a unit it had just written; its files were moved
     /// aside (renamed `*.unsound`) so that nothing builds on them.
-    #[error("work unit {unit} fails verification right after solving ({count} faults; its files were renamed *.unsound): {first}")]
+    #[error("work unit {} fails verification right after solving ({count} faults; its files were renamed *.unsound): {first}", sectors(.unit))]
     Unsound {
         /// The unit's sectors.
-        unit: String,
+        unit: Vec<Sector>,
         /// How many faults were found.
         count: u64,
         /// The first fault.
         first: String,
     },
     /// A sector needed to answer is not in the database.
-    #[error("sector {sector} is not solved in {dir}; run `{command}`")]
-    Missing {
-        /// The sector.
-        sector: String,
-        /// The database folder.
-        dir: std::path::PathBuf,
-        /// The command that solves it.
-        command: String,
+    #[error("sector {} is not solved in {}", .0.sector, .0.dir.display())]
+    Missing(Box<Missing>),
+}
+
+/// A sector a database lacks, with what solving it takes: the folder and the rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    /// The sector (for a whole folder, the start's).
+    pub sector: Sector,
+    /// The database folder, as given (`--db`).
+    pub db: PathBuf,
+    /// The rule set's own folder inside it.
+    pub dir: PathBuf,
+    /// The variant's name.
+    pub variant: String,
+    /// The rule set.
+    pub rules: Rules,
+}
+
+/// What is wrong with a damaged database file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Damage {
+    /// It does not begin with the format's magic bytes.
+    NotASectorFile,
+    /// It is shorter than the header.
+    ShortHeader {
+        /// Its length in bytes.
+        len: u64,
     },
+    /// The header's checksum fails.
+    HeaderChecksum,
+    /// The header holds an impossible field.
+    Header(String),
+    /// The header's slot count is not the index's.
+    Slots {
+        /// The header's count.
+        found: u64,
+        /// The index's.
+        expected: u64,
+    },
+    /// The file is longer or shorter than its header promises.
+    Length {
+        /// Its length in bytes.
+        len: u64,
+        /// The length the header promises.
+        expected: u64,
+    },
+    /// The block table's checksum fails.
+    TableChecksum,
+    /// A payload block fails its checksum.
+    Block {
+        /// The block, from 0.
+        block: u64,
+        /// Its first slot.
+        start: u64,
+        /// One past its last slot.
+        end: u64,
+    },
+    /// The slot of a canonical position is marked unused.
+    UnusedSlot {
+        /// The slot.
+        slot: u64,
+    },
+    /// The stored value of a position disagrees with the values of its moves.
+    Inconsistent {
+        /// The stored value.
+        stored: Value,
+        /// The best move's value, `None` when there is no move.
+        best: Option<Value>,
+    },
+}
+
+impl fmt::Display for Damage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Damage::NotASectorFile => f.write_str("not a morris sector file (bad magic)"),
+            Damage::ShortHeader { len } => {
+                write!(f, "{len} bytes, shorter than the 4096-byte header")
+            }
+            Damage::HeaderChecksum => f.write_str("header checksum mismatch"),
+            Damage::Header(why) => f.write_str(why),
+            Damage::Slots { found, expected } => {
+                write!(f, "{found} slots, the index of its sector has {expected}")
+            }
+            Damage::Length { len, expected } => write!(
+                f,
+                "{len} bytes, the header promises {expected} (truncated or extended)"
+            ),
+            Damage::TableChecksum => f.write_str("block table checksum mismatch"),
+            Damage::Block { block, start, end } => {
+                write!(f, "block {block} (slots {start}..{end}) fails its checksum")
+            }
+            Damage::UnusedSlot { slot } => {
+                write!(f, "slot {slot} of a canonical position is marked unused")
+            }
+            Damage::Inconsistent { stored, best } => match best {
+                Some(best) => write!(
+                    f,
+                    "stored value {stored} disagrees with the best move's {best}"
+                ),
+                None => write!(
+                    f,
+                    "stored value {stored} disagrees with the best move's (no moves)"
+                ),
+            },
+        }
+    }
+}
+
+/// What a database file holds instead of what was asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Foreign {
+    /// Another variant.
+    Variant {
+        /// The file's.
+        found: String,
+        /// The one asked for.
+        expected: String,
+    },
+    /// Another rule set.
+    RuleSet {
+        /// The file's rule-set id.
+        found: String,
+        /// The one asked for.
+        expected: String,
+    },
+    /// Another board (the variant's lines changed).
+    Board {
+        /// The file's board lines.
+        found: String,
+        /// The variant's.
+        expected: String,
+    },
+    /// Another sector.
+    Sector {
+        /// The file's.
+        found: Sector,
+        /// The one asked for.
+        expected: Sector,
+    },
+}
+
+impl fmt::Display for Foreign {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Foreign::Variant { found, expected } => {
+                write!(f, "holds variant {found}, not {expected}")
+            }
+            Foreign::RuleSet { found, expected } => write!(
+                f,
+                "holds rule set {found}, not {expected} (pass the rule options the database was built with)"
+            ),
+            Foreign::Board { found, expected } => {
+                write!(f, "holds a board with lines {found:?}, not {expected:?}")
+            }
+            Foreign::Sector { found, expected } => {
+                write!(f, "holds sector {found}, not {expected}")
+            }
+        }
+    }
+}
+
+/// A limit of the solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Limit {
+    /// A depth beyond what the working state holds.
+    Depth {
+        /// The depth.
+        depth: u32,
+        /// The most the working state holds.
+        max: u32,
+    },
+    /// A position with more children than a counter holds.
+    Children {
+        /// How many.
+        count: usize,
+    },
+    /// A move led into a sector that the unit neither holds nor depends on.
+    NotADependency {
+        /// That sector.
+        child: Sector,
+    },
+    /// The slot of a child is marked unused.
+    UnusedChild {
+        /// The child's sector.
+        child: Sector,
+        /// The parent's slot.
+        slot: u64,
+    },
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Depth { depth, max } => write!(f, "depth {depth} exceeds {max}"),
+            Limit::Children { count } => write!(
+                f,
+                "a position has {count} children, more than a counter holds"
+            ),
+            Limit::NotADependency { child } => write!(
+                f,
+                "a move reaches {child}, which is not among the unit's dependencies (a bug in the sector graph)"
+            ),
+            Limit::UnusedChild { child, slot } => write!(
+                f,
+                "a child in {child} of slot {slot} is marked unused (a damaged file or an index fault)"
+            ),
+        }
+    }
+}
+
+/// Sectors as a unit's name: `3-4-0-0 4-3-0-0`.
+fn sectors(unit: &[Sector]) -> String {
+    unit.iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Error {
     /// An I/O error of `path`.
-    pub(crate) fn io(path: &std::path::Path, cause: std::io::Error) -> Error {
+    pub(crate) fn io(path: &Path, cause: std::io::Error) -> Error {
         Error::Io {
             path: path.to_path_buf(),
             cause,
+        }
+    }
+
+    /// Damage of the file at `path`.
+    pub(crate) fn damaged(path: &Path, damage: Damage) -> Error {
+        Error::Damaged {
+            path: path.to_path_buf(),
+            damage,
         }
     }
 
@@ -153,15 +339,17 @@ impl Error {
     pub fn is_bad_input(&self) -> bool {
         matches!(
             self,
-            Error::Board { .. }
-                | Error::UnknownVariant(..)
-                | Error::UnknownRule { .. }
-                | Error::UnsupportedRule { .. }
-                | Error::Position { .. }
-                | Error::Move { .. }
-                | Error::Sector { .. }
-                | Error::BadFolder { .. }
-                | Error::Missing { .. }
+            Error::Input(_) | Error::BadFolder { .. } | Error::Missing(..)
         )
+    }
+
+    /// What a `solve` would fill in: the missing sector, or the folder an old format needs
+    /// rebuilt.
+    pub fn missing(&self) -> Option<&Missing> {
+        match self {
+            Error::Missing(m) => Some(m),
+            Error::OldFormat { missing, .. } => Some(missing),
+            _ => None,
+        }
     }
 }

@@ -21,6 +21,7 @@
 #![deny(missing_debug_implementations)]
 
 mod error;
+mod invalid;
 mod kernel;
 mod progress;
 
@@ -36,7 +37,8 @@ pub mod mpi;
 #[cfg(feature = "serve")]
 pub mod serve;
 
-pub use error::Error;
+pub use error::{Damage, Error, Foreign, Limit, Missing};
+pub use invalid::InvalidInput;
 pub use progress::{Progress, Silent, UnitTimes};
 pub use query::{Analysis, MoveValue};
 pub use rules::{

@@ -78,11 +78,16 @@ fn solve_fresh(v: &Variant, via_cli: bool) -> (PathBuf, Database) {
     // each solve gets a folder of its own, or one would delete the other's files.
     static SOLVES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = SOLVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("brute-{}-{n}", v.rule_set_name().replace('.', "_")));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "brute-{}-{n}",
+        morris::store::rule_set_folder(v).replace('.', "_")
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     if via_cli {
-        let mut args: Vec<String> = v.cli_options().split(' ').map(String::from).collect();
+        let mut args = vec!["--variant".to_string(), v.name().to_string()];
+        for (name, value) in v.rules().switches() {
+            args.extend([format!("--{name}"), value.to_string()]);
+        }
         args.extend(["solve", "--quiet", "--db", dir.to_str().unwrap()].map(String::from));
         let out = Command::new(env!("CARGO_BIN_EXE_morris"))
             .args(&args)

@@ -614,7 +614,7 @@ fn suggested_solve_commands_name_the_folder_and_the_rules() {
     let db = scratch("robustness-empty");
     let dbs = db.to_str().unwrap();
     let expected =
-        format!("morris solve --variant three --flying never --removal strict --db {dbs}");
+        format!("morris solve --variant three --flying never --removal strict --phases separate --full-board loss --db {dbs}");
     for sub in ["verify", "stats"] {
         let out = run_morris(
             &[

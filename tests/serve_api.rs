@@ -496,7 +496,9 @@ fn oversized_slow_and_silent_clients_are_bounded() {
 #[test]
 fn serve_refuses_a_rule_set_folder_and_a_busy_port() {
     let db = databases();
-    let rule_set = db.join(Variant::by_name("six").unwrap().rule_set_name());
+    let rule_set = db.join(morris::store::rule_set_folder(
+        &Variant::by_name("six").unwrap(),
+    ));
     let out = morris(&[
         "serve",
         "--db",

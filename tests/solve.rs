@@ -389,7 +389,7 @@ fn bad_input_is_refused_with_exit_2_and_nothing_solved_is_damaged() {
     assert!(text(&out).contains("rule-set folder"), "{}", text(&out));
     // A folder whose files hold another rule set: the data is not what it claims (exit 1).
     let strict = variant("three", None, Some(morris::Removal::Strict));
-    let strict_dir = db.join(strict.rule_set_name());
+    let strict_dir = db.join(morris::store::rule_set_folder(&strict));
     fs::create_dir_all(&strict_dir).unwrap();
     fs::copy(rule_dir.join("3-3-0-0.sec"), strict_dir.join("3-3-0-0.sec")).unwrap();
     let out = morris(&[
@@ -408,7 +408,7 @@ fn bad_input_is_refused_with_exit_2_and_nothing_solved_is_damaged() {
         text(&out)
     );
     fs::remove_dir_all(&strict_dir).unwrap();
-    // An unwritable folder: a regular file stands where the folder should be (an I/O error).
+    // A regular file where the folder should be: refused at once as bad input, naming it.
     let blocked = db.join("blocked");
     fs::write(&blocked, b"not a folder").unwrap();
     let out = morris(&[
@@ -418,8 +418,12 @@ fn bad_input_is_refused_with_exit_2_and_nothing_solved_is_damaged() {
         "--db",
         blocked.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert!(text(&out).contains("blocked"), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("blocked: not a folder"),
+        "{}",
+        text(&out)
+    );
     fs::remove_file(&blocked).unwrap();
     // Nothing solved before was touched.
     assert_eq!(files(&db), before);

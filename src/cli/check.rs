@@ -3,11 +3,10 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use morris::store::Database;
 use morris::Variant;
 
-use crate::cli::{Failure, Out, EXIT_FAILURE};
+use super::bars::CheckBar;
+use super::output::{Failure, Out, EXIT_FAILURE};
 
 /// `morris check`.
 pub fn check(
@@ -16,21 +15,9 @@ pub fn check(
     sector: Option<&str>,
     quiet: bool,
 ) -> Result<ExitCode, Failure> {
-    let db = Database::new(dir, variant)?;
-    let sectors = crate::cli::query::sectors_to_check(&db, sector)?;
-    let bar = ProgressBar::with_draw_target(
-        Some(sectors.len() as u64),
-        if quiet {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template("check  [{bar:30}] {pos}/{len} files {msg} ({eta})")
-            .unwrap()
-            .progress_chars("=> "),
-    );
+    let db = super::folder::database(dir, variant)?;
+    let sectors = super::folder::sectors_to_check(&db, sector)?;
+    let bar = CheckBar::new("check", " files", sectors.len() as u64, quiet).bar;
     let (mut faults, mut blocks, mut bytes) = (0u64, 0u64, 0u64);
     let mut lines = Vec::new();
     for s in &sectors {

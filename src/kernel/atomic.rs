@@ -1,9 +1,6 @@
 //! Working arrays of atomics in huge-page-backed anonymous memory.
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicU8;
-
-use crate::error::Error;
 
 /// Atomic integers that hold any bit pattern, all zeros included, and need no drop: the
 /// element types an [`AtomicArray`] may hold.
@@ -30,12 +27,12 @@ impl<T: ZeroableAtomic> AtomicArray<T> {
     /// `len` zeros.
     ///
     /// # Errors
-    /// `Error::Io` when the memory cannot be mapped.
-    pub fn zeroed(len: usize) -> Result<AtomicArray<T>, Error> {
+    /// [`crate::Error::Memory`] when the memory cannot be mapped.
+    pub fn zeroed(len: usize) -> Result<AtomicArray<T>, crate::Error> {
         let bytes = (len * std::mem::size_of::<T>()).max(1);
-        let map = memmap2::MmapMut::map_anon(bytes).map_err(|e| Error::Io {
-            path: PathBuf::from(format!("(working memory of {bytes} bytes)")),
-            cause: e,
+        let map = memmap2::MmapMut::map_anon(bytes).map_err(|cause| crate::Error::Memory {
+            bytes: bytes as u64,
+            cause,
         })?;
         // A hint: refused where the kernel has no transparent huge pages, which is harmless.
         #[cfg(target_os = "linux")]

@@ -2,8 +2,8 @@
 
 use std::collections::VecDeque;
 
-use super::message::{decode, encode, ToScheduler, ToWorker};
-use super::{receive, send, unit_name, Cluster, Event, MpiError, Report, Summary};
+use super::message::{decode, encode, Times, ToScheduler, ToWorker};
+use super::{receive, send, Cluster, Event, MpiError, Report, Summary};
 use crate::progress::Progress;
 use crate::solve::{self, unit_costs, unit_done};
 use crate::space::WorkUnit;
@@ -25,167 +25,243 @@ pub(super) fn run(
     report: &dyn Report,
     verify: bool,
 ) -> Result<Summary, MpiError> {
-    let workers = cluster.size() - 1;
-    let graph = UnitGraph::new(db.variant(), units);
-    let mut schedule = Schedule::new(&graph, &unit_costs(db, units));
-    // A failure stops the handing out; the workers still finish and report their units, and
-    // every worker is heard from before all are stopped, so no message is left unread.
-    let mut failure: Option<MpiError> = None;
-    let mut done_before = 0;
-    let found = std::fs::create_dir_all(db.dir())
-        .map_err(|e| crate::Error::Io {
-            path: db.dir().to_path_buf(),
-            cause: e,
-        })
-        .and_then(|()| {
-            units.iter().enumerate().try_for_each(|(i, unit)| {
-                if unit_done(db, unit)? {
-                    schedule.done(i);
-                    done_before += 1;
-                }
-                Ok(())
-            })
-        });
-    db.forget();
-    if let Err(e) = found {
-        failure = Some(e.into());
-    }
-    report.event(&Event::Planned {
-        units: units.len(),
-        done: done_before,
-        workers,
-    });
-    if workers == 0 {
+    let mut c = Coordinator::new(cluster, db, units, plan_id, report);
+    if c.workers == 0 {
         // A job of one: rank 0 solves, in the same order.
-        return match failure {
+        return match c.failure {
             Some(f) => Err(f),
             None => {
                 let solved = threads.install(|| solve::solve_units(db, units, progress, verify))?;
                 Ok(Summary {
                     units: units.len(),
                     solved,
-                    done_before,
+                    done_before: c.done_before,
                 })
             }
         };
     }
-
-    let mut greeted = 0;
-    let mut free: VecDeque<usize> = VecDeque::new();
-    let mut running: Vec<Option<usize>> = vec![None; cluster.size()];
-    let mut solved = 0;
     loop {
-        if failure.is_none() {
-            while !free.is_empty() {
-                let Some(u) = schedule.next_unit() else { break };
-                let w = free.pop_front().expect("a free worker");
-                send(cluster, w, &encode(&ToWorker::Solve { unit: u as u64 }));
-                running[w] = Some(u);
-                report.event(&Event::Assigned {
-                    unit: &units[u],
-                    worker: w,
-                });
-            }
+        if c.failure.is_none() {
+            c.hand_out();
         }
-        let in_flight = running.iter().flatten().count();
-        if greeted == workers && in_flight == 0 {
-            if failure.is_some() || schedule.is_finished() {
-                break;
-            }
-            // Every worker is free or refused, nothing runs, and units remain: no worker can
-            // take them (or the plan is not a plan).
-            failure = Some(MpiError::Stopped(format!(
-                "{} units remain but no worker can take them",
-                units.len() - schedule.done_count()
-            )));
+        if c.all_quiet() {
             break;
         }
         let (bytes, status) = receive(&cluster.world.any_process());
-        let w = status.source_rank() as usize;
-        let message = match decode::<ToScheduler>(&bytes) {
+        c.hear(status.source_rank() as usize, &bytes);
+    }
+    c.stop()
+}
+
+/// Rank 0's state: the schedule, the workers free and running, and the first failure.
+struct Coordinator<'a> {
+    cluster: &'a Cluster,
+    db: &'a Database,
+    units: &'a [WorkUnit],
+    plan_id: u64,
+    report: &'a dyn Report,
+    workers: usize,
+    schedule: Schedule,
+    /// A failure stops the handing out; the workers still finish and report their units, and
+    /// every worker is heard from before all are stopped, so no message is left unread.
+    failure: Option<MpiError>,
+    done_before: usize,
+    /// Workers that said hello (or broke the protocol before).
+    greeted: usize,
+    free: VecDeque<usize>,
+    /// The unit each worker runs.
+    running: Vec<Option<usize>>,
+    solved: usize,
+}
+
+impl<'a> Coordinator<'a> {
+    /// The schedule of `units`, those already solved on disk marked done.
+    fn new(
+        cluster: &'a Cluster,
+        db: &'a Database,
+        units: &'a [WorkUnit],
+        plan_id: u64,
+        report: &'a dyn Report,
+    ) -> Coordinator<'a> {
+        let graph = UnitGraph::new(db.variant(), units);
+        let mut c = Coordinator {
+            cluster,
+            db,
+            units,
+            plan_id,
+            report,
+            workers: cluster.size() - 1,
+            schedule: Schedule::new(&graph, &unit_costs(db, units)),
+            failure: None,
+            done_before: 0,
+            greeted: 0,
+            free: VecDeque::new(),
+            running: vec![None; cluster.size()],
+            solved: 0,
+        };
+        if let Err(e) = c.find_done() {
+            c.failure = Some(e.into());
+        }
+        db.forget();
+        report.event(&Event::Planned {
+            units: units.len(),
+            done: c.done_before,
+            workers: c.workers,
+        });
+        c
+    }
+
+    /// Marks the units already solved on disk done.
+    fn find_done(&mut self) -> Result<(), crate::Error> {
+        std::fs::create_dir_all(self.db.dir()).map_err(|e| crate::Error::io(self.db.dir(), e))?;
+        for (i, unit) in self.units.iter().enumerate() {
+            if unit_done(self.db, unit)? {
+                self.schedule.done(i);
+                self.done_before += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands ready units to free workers.
+    fn hand_out(&mut self) {
+        while !self.free.is_empty() {
+            let Some(u) = self.schedule.next_unit() else {
+                break;
+            };
+            let w = self.free.pop_front().expect("a free worker");
+            send(
+                self.cluster,
+                w,
+                &encode(&ToWorker::Solve { unit: u as u64 }),
+            );
+            self.running[w] = Some(u);
+            self.report.event(&Event::Assigned {
+                unit: &self.units[u],
+                worker: w,
+            });
+        }
+    }
+
+    /// Whether the run is over: every worker heard from and none running, the schedule done
+    /// or stopped by a failure (and a failure noted when units remain that no worker can take).
+    fn all_quiet(&mut self) -> bool {
+        let in_flight = self.running.iter().flatten().count();
+        if self.greeted < self.workers || in_flight > 0 {
+            return false;
+        }
+        if self.failure.is_none() && !self.schedule.is_finished() {
+            // Every worker is free or refused, nothing runs, and units remain: no worker can
+            // take them (or the plan is not a plan).
+            self.failure = Some(MpiError::Stopped(format!(
+                "{} units remain but no worker can take them",
+                self.units.len() - self.schedule.done_count()
+            )));
+        }
+        true
+    }
+
+    /// Takes in one message from worker `w`.
+    fn hear(&mut self, w: usize, bytes: &[u8]) {
+        let message = match decode::<ToScheduler>(bytes) {
             Ok(m) => m,
             Err(why) => {
                 // The worker's state is unknown: count it as greeted and idle, never use it.
-                if running[w].take().is_none() {
-                    greeted += 1;
+                if self.running[w].take().is_none() {
+                    self.greeted += 1;
                 }
-                failure.get_or_insert(MpiError::Protocol {
+                self.failure.get_or_insert(MpiError::Protocol {
                     rank: w,
                     me: 0,
                     why,
                 });
-                continue;
+                return;
             }
         };
         match message {
             ToScheduler::Hello { plan } => {
-                greeted += 1;
-                if plan == plan_id {
-                    free.push_back(w);
+                self.greeted += 1;
+                if plan == self.plan_id {
+                    self.free.push_back(w);
                 } else {
-                    failure.get_or_insert(MpiError::PlanMismatch { rank: w });
+                    self.failure
+                        .get_or_insert(MpiError::PlanMismatch { rank: w });
                 }
             }
-            ToScheduler::Solved { unit, times } => {
-                let Some(u) = expect_unit(&mut running, w, unit, &mut failure) else {
-                    continue;
-                };
-                let unit = &units[u];
-                // The worker wrote the files; rank 0 must see them, or the folder is not shared.
-                match unit_done(db, unit) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        failure.get_or_insert(MpiError::NotShared {
-                            rank: w,
-                            unit: unit_name(unit),
-                            dir: db.dir().to_path_buf(),
-                        });
-                    }
-                    Err(e) => {
-                        failure.get_or_insert(e.into());
-                    }
-                }
-                db.forget();
-                schedule.done(u);
-                solved += usize::from(times.is_some());
-                report.event(&Event::Finished {
-                    unit,
-                    worker: w,
-                    times: times.map(Into::into),
-                    done: schedule.done_count(),
-                    units: units.len(),
-                });
-                free.push_back(w);
-            }
-            ToScheduler::Failed { unit, why } => {
-                let Some(u) = expect_unit(&mut running, w, unit, &mut failure) else {
-                    continue;
-                };
-                report.event(&Event::Failed {
-                    unit: &units[u],
-                    worker: w,
-                    why: &why,
-                });
-                failure.get_or_insert(MpiError::Worker {
-                    rank: w,
-                    unit: unit_name(&units[u]),
-                    why,
-                });
-                free.push_back(w);
-            }
+            ToScheduler::Solved { unit, times } => self.solved_by(w, unit, times),
+            ToScheduler::Failed { unit, why } => self.failed_at(w, unit, why),
         }
     }
-    let why = failure.as_ref().map(|f| f.to_string());
-    for w in 1..cluster.size() {
-        send(cluster, w, &encode(&ToWorker::Stop { why: why.clone() }));
+
+    /// Worker `w` solved (or found solved) `unit`.
+    fn solved_by(&mut self, w: usize, unit: u64, times: Option<Times>) {
+        let Some(u) = expect_unit(&mut self.running, w, unit, &mut self.failure) else {
+            return;
+        };
+        let unit = &self.units[u];
+        // The worker wrote the files; rank 0 must see them, or the folder is not shared.
+        match unit_done(self.db, unit) {
+            Ok(true) => {}
+            Ok(false) => {
+                self.failure.get_or_insert(MpiError::NotShared {
+                    rank: w,
+                    unit: unit.to_string(),
+                    dir: self.db.dir().to_path_buf(),
+                });
+            }
+            Err(e) => {
+                self.failure.get_or_insert(e.into());
+            }
+        }
+        self.db.forget();
+        self.schedule.done(u);
+        self.solved += usize::from(times.is_some());
+        self.report.event(&Event::Finished {
+            unit,
+            worker: w,
+            times: times.map(Into::into),
+            done: self.schedule.done_count(),
+            units: self.units.len(),
+        });
+        self.free.push_back(w);
     }
-    match failure {
-        Some(f) => Err(f),
-        None => Ok(Summary {
-            units: units.len(),
-            solved,
-            done_before,
-        }),
+
+    /// Worker `w` failed on `unit`.
+    fn failed_at(&mut self, w: usize, unit: u64, why: String) {
+        let Some(u) = expect_unit(&mut self.running, w, unit, &mut self.failure) else {
+            return;
+        };
+        self.report.event(&Event::Failed {
+            unit: &self.units[u],
+            worker: w,
+            why: &why,
+        });
+        self.failure.get_or_insert(MpiError::Worker {
+            rank: w,
+            unit: self.units[u].to_string(),
+            why,
+        });
+        self.free.push_back(w);
+    }
+
+    /// Stops every worker (saying why, on a failure) and returns the run's outcome.
+    fn stop(self) -> Result<Summary, MpiError> {
+        let why = self.failure.as_ref().map(|f| f.to_string());
+        for w in 1..self.cluster.size() {
+            send(
+                self.cluster,
+                w,
+                &encode(&ToWorker::Stop { why: why.clone() }),
+            );
+        }
+        match self.failure {
+            Some(f) => Err(f),
+            None => Ok(Summary {
+                units: self.units.len(),
+                solved: self.solved,
+                done_before: self.done_before,
+            }),
+        }
     }
 }
 

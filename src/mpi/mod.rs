@@ -246,7 +246,7 @@ impl Cluster {
 /// or another build are caught before they write anything.
 fn plan_id(db: &Database, units: &[WorkUnit]) -> u64 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
-    h.update(db.variant().rule_set_name().as_bytes());
+    h.update(crate::store::rule_set_folder(db.variant()).as_bytes());
     for u in units {
         h.update(&[u8::from(u.cyclic)]);
         for s in &u.sectors {
@@ -255,15 +255,6 @@ fn plan_id(db: &Database, units: &[WorkUnit]) -> u64 {
         h.update(b";");
     }
     h.digest()
-}
-
-/// The sectors of a unit, as the log names it.
-pub(crate) fn unit_name(unit: &WorkUnit) -> String {
-    unit.sectors
-        .iter()
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Sends one message.

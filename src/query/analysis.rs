@@ -1,6 +1,6 @@
 //! Perfect play from a database: the value of a position and of each of its legal moves.
 
-use crate::error::Error;
+use crate::error::{Damage, Error};
 use crate::rules::Move;
 use crate::rules::Position;
 use crate::rules::Value;
@@ -56,15 +56,13 @@ impl Database {
             None => value == value_without_moves(self.variant(), pos),
         };
         if !consistent {
-            return Err(Error::Corrupt {
-                path: self.path(crate::space::Sector::of(pos)),
-                why: format!(
-                    "stored value {value} disagrees with the best move's {}",
-                    moves
-                        .first()
-                        .map_or("(no moves)".to_string(), |m| m.value.to_string())
-                ),
-            });
+            return Err(Error::damaged(
+                &self.path(crate::space::Sector::of(pos)),
+                Damage::Inconsistent {
+                    stored: value,
+                    best: moves.first().map(|m| m.value),
+                },
+            ));
         }
         Ok(Analysis { value, moves })
     }

@@ -6,8 +6,6 @@
 //! documented order of each contract is the order of the fields below. Every object is written
 //! on one line: [`json()`] gives the object, [`line()`] the object and a newline.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use crate::error::Error;
@@ -32,75 +30,6 @@ pub fn line<T: Serialize>(object: &T) -> String {
     let mut text = json(object);
     text.push('\n');
     text
-}
-
-/// Why a well-formed position cannot arise in a game from the start, if it cannot: the side
-/// that just moved has already lost, or no game reaches its sector (`reachable` holds every
-/// sector that some game reaches, as [`crate::space::reachable`] gives them).
-///
-/// Both front-ends refuse such a position with `invalid position "...": ` and this reason,
-/// before reading the database: `query` and `GET /api/query` answer alike.
-pub fn impossible(
-    variant: &Variant,
-    reachable: &BTreeSet<Sector>,
-    pos: &Position,
-    turn: Color,
-) -> Option<String> {
-    let (mover, opponent) = (turn, turn.other());
-    if pos.opponent_pieces() < 3 {
-        return Some(format!(
-            "cannot occur in a game: {opponent}, the side that just moved, has {} on the board and {} in hand, fewer than three pieces, so the game ended before this position",
-            pos.opponent.len(),
-            pos.opponent_hand
-        ));
-    }
-    let sector = Sector::of(pos);
-    if reachable.contains(&sector) {
-        return None;
-    }
-    let counts = format!(
-        "{mover} to move with {} on the board and {} in hand, {opponent} with {} and {} (sector {sector})",
-        pos.mover.len(),
-        pos.mover_hand,
-        pos.opponent.len(),
-        pos.opponent_hand
-    );
-    // Each mill removes one piece, and a side forms mills only with three pieces on the board:
-    // at most one mill for each placement from its third on.
-    let pieces = variant.pieces() as u32;
-    let (mover_lost, opponent_lost) = (pieces - pos.mover_pieces(), pieces - pos.opponent_pieces());
-    let (mover_placed, opponent_placed) = (
-        (variant.pieces() - pos.mover_hand) as u32,
-        (variant.pieces() - pos.opponent_hand) as u32,
-    );
-    // Under Lasker's phases mills also come from moves made with pieces in hand: no reason.
-    let separate = variant.rules().phases == crate::rules::Phases::Separate;
-    let why = if !separate {
-        String::new()
-    } else if opponent_lost > mover_placed.saturating_sub(2) {
-        format!(
-            "; {opponent} has lost {}, but {mover} has placed only {mover_placed} and a mill needs three pieces on the board",
-            pieces_text(opponent_lost)
-        )
-    } else if mover_lost > opponent_placed.saturating_sub(2) {
-        format!(
-            "; {mover} has lost {}, but {opponent} has placed only {opponent_placed} and a mill needs three pieces on the board",
-            pieces_text(mover_lost)
-        )
-    } else {
-        String::new()
-    };
-    Some(format!(
-        "cannot occur in a game: no game from the start reaches {counts}{why}"
-    ))
-}
-
-fn pieces_text(n: u32) -> String {
-    if n == 1 {
-        "1 piece".into()
-    } else {
-        format!("{n} pieces")
-    }
 }
 
 /// `{"error":"..."}`: an answer that could not be given, and why.
@@ -176,15 +105,29 @@ impl From<Value> for ValueJson {
     }
 }
 
-/// One sector of `stats --json`, its keys in the documented order (the counts' order is
-/// [`SectorStats`]'s field order).
+/// One sector of `stats --json`, its keys in the documented order.
 #[derive(Clone, Debug, Serialize)]
 pub struct SectorJson {
     /// `W-B-WF-BF`.
     pub sector: String,
-    /// The counts and the maximum depth.
-    #[serde(flatten)]
-    pub stats: SectorStats,
+    /// Canonical positions (used slots).
+    pub positions: u64,
+    /// Canonical wins for the mover.
+    pub win: u64,
+    /// Canonical losses.
+    pub loss: u64,
+    /// Canonical draws.
+    pub draw: u64,
+    /// Every board of the sector, symmetric copies counted.
+    pub raw_positions: u64,
+    /// Raw wins.
+    pub raw_win: u64,
+    /// Raw losses.
+    pub raw_loss: u64,
+    /// Raw draws.
+    pub raw_draw: u64,
+    /// The largest depth of a win or loss.
+    pub max_depth: u32,
     /// The file's whole-file checksum, 16 hex digits.
     pub checksum: String,
 }
@@ -224,10 +167,18 @@ impl StatsJson {
 
 impl SectorJson {
     /// The row of a sector with its header's counts and checksum.
-    pub fn new(sector: Sector, stats: SectorStats, checksum: String) -> SectorJson {
+    pub fn new(sector: Sector, s: SectorStats, checksum: String) -> SectorJson {
         SectorJson {
             sector: sector.to_string(),
-            stats,
+            positions: s.positions,
+            win: s.win,
+            loss: s.loss,
+            draw: s.draw,
+            raw_positions: s.raw_positions,
+            raw_win: s.raw_win,
+            raw_loss: s.raw_loss,
+            raw_draw: s.raw_draw,
+            max_depth: s.max_depth,
             checksum,
         }
     }

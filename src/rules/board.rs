@@ -1,6 +1,6 @@
 //! Boards: points with coordinates and the straight lines through them.
 
-use crate::error::Error;
+use crate::invalid::InvalidInput;
 use crate::rules::{Point, PointSet, MAX_POINTS};
 
 /// A board: points, lines, and the adjacency and mills derived from the lines.
@@ -28,30 +28,15 @@ impl Board {
     /// # Errors
     /// A malformed coordinate, a line of fewer than two points, a point twice on one line, or
     /// more points than a `PointSet` holds.
-    pub fn from_lines(name: &str, lines: &[&str]) -> Result<Board, Error> {
-        let bad = |why: String| Error::Board {
+    pub fn from_lines(name: &str, lines: &[&str]) -> Result<Board, InvalidInput> {
+        let bad = |why: String| InvalidInput::Board {
             board: name.to_string(),
             why,
         };
-        let mut coord_lines = Vec::new();
-        for line in lines {
-            let pts = line
-                .split('-')
-                .map(|s| {
-                    parse_coord(s).ok_or_else(|| bad(format!("bad point {s:?} in line {line}")))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            if pts.len() < 2 {
-                return Err(bad(format!("line {line} has fewer than two points")));
-            }
-            let mut sorted = pts.clone();
-            sorted.sort();
-            sorted.dedup();
-            if sorted.len() != pts.len() {
-                return Err(bad(format!("line {line} repeats a point")));
-            }
-            coord_lines.push(pts);
-        }
+        let coord_lines = lines
+            .iter()
+            .map(|line| parse_line(line).map_err(bad))
+            .collect::<Result<Vec<_>, _>>()?;
         // Notation order: rank descending, then file ascending.
         let mut coords: Vec<(u8, u8)> = coord_lines.iter().flatten().copied().collect();
         coords.sort_by_key(|&(f, r)| (std::cmp::Reverse(r), f));
@@ -67,20 +52,7 @@ impl Board {
             .iter()
             .map(|l| l.iter().map(|&c| point_of(c)).collect())
             .collect();
-        let mut adjacent = [PointSet::EMPTY; MAX_POINTS];
-        let mut mills = Vec::new();
-        for line in &lines {
-            for w in line.windows(2) {
-                adjacent[w[0].index()] = adjacent[w[0].index()].with(w[1]);
-                adjacent[w[1].index()] = adjacent[w[1].index()].with(w[0]);
-            }
-            for w in line.windows(3) {
-                let mill = w.iter().fold(PointSet::EMPTY, |s, &p| s.with(p));
-                if !mills.contains(&mill) {
-                    mills.push(mill);
-                }
-            }
-        }
+        let (adjacent, mills) = adjacency_and_mills(&lines);
         let mills_at = (0..coords.len())
             .map(|p| {
                 mills
@@ -202,6 +174,44 @@ impl Board {
             .position(|n| n == name)
             .map(|i| Point(i as u8))
     }
+}
+
+/// The coordinates of one line's points, `a7-d7-g7`: at least two, none twice.
+fn parse_line(line: &str) -> Result<Vec<(u8, u8)>, String> {
+    let pts = line
+        .split('-')
+        .map(|s| parse_coord(s).ok_or_else(|| format!("bad point {s:?} in line {line}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if pts.len() < 2 {
+        return Err(format!("line {line} has fewer than two points"));
+    }
+    let mut sorted = pts.clone();
+    sorted.sort();
+    sorted.dedup();
+    if sorted.len() != pts.len() {
+        return Err(format!("line {line} repeats a point"));
+    }
+    Ok(pts)
+}
+
+/// Each point's neighbours on the lines, and the mills: every three consecutive points of a
+/// line, each once.
+fn adjacency_and_mills(lines: &[Vec<Point>]) -> ([PointSet; MAX_POINTS], Vec<PointSet>) {
+    let mut adjacent = [PointSet::EMPTY; MAX_POINTS];
+    let mut mills = Vec::new();
+    for line in lines {
+        for w in line.windows(2) {
+            adjacent[w[0].index()] = adjacent[w[0].index()].with(w[1]);
+            adjacent[w[1].index()] = adjacent[w[1].index()].with(w[0]);
+        }
+        for w in line.windows(3) {
+            let mill = w.iter().fold(PointSet::EMPTY, |s, &p| s.with(p));
+            if !mills.contains(&mill) {
+                mills.push(mill);
+            }
+        }
+    }
+    (adjacent, mills)
 }
 
 fn parse_coord(s: &str) -> Option<(u8, u8)> {

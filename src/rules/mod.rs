@@ -23,5 +23,6 @@ pub use position::{clip, Color, Position, CLIP_CHARS};
 pub use symmetry::Symmetry;
 pub use value::Value;
 pub use variant::{
-    Flying, FullBoard, NoMove, Phases, Removal, RuleOverrides, RuleSwitch, Rules, Variant,
+    Flying, FullBoard, NoMove, Phases, Removal, RuleOverrides, RuleSwitch, Rules, Switch, Variant,
+    SWITCHES,
 };

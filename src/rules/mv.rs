@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::error::Error;
+use crate::invalid::InvalidInput;
 use crate::rules::Board;
 use crate::rules::Point;
 
@@ -82,9 +82,9 @@ impl Move {
     /// Parses notation into a move on `board` (whether it is legal is not checked here).
     ///
     /// # Errors
-    /// `Error::Move` when the text is malformed or names a point the board lacks.
-    pub fn parse(board: &Board, text: &str) -> Result<Move, Error> {
-        let fail = |why: String| Error::Move {
+    /// `InvalidInput::Move` when the text is malformed or names a point the board lacks.
+    pub fn parse(board: &Board, text: &str) -> Result<Move, InvalidInput> {
+        let fail = |why: String| InvalidInput::Move {
             input: text.to_string(),
             why,
         };

@@ -11,6 +11,12 @@ pub const MAX_POINTS: usize = 32;
 pub struct Point(pub u8);
 
 impl Point {
+    /// The point numbered `n` (from 0, in notation order) on its board.
+    #[inline]
+    pub const fn new(n: u8) -> Point {
+        Point(n)
+    }
+
     /// The point's number on its board.
     #[inline]
     pub const fn index(self) -> usize {
@@ -31,6 +37,18 @@ pub struct PointSet(pub u32);
 impl PointSet {
     /// The empty set.
     pub const EMPTY: PointSet = PointSet(0);
+
+    /// The set whose bit `i` stands for point `i`.
+    #[inline]
+    pub const fn from_bits(bits: u32) -> PointSet {
+        PointSet(bits)
+    }
+
+    /// The set as bits: bit `i` for point `i`.
+    #[inline]
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
 
     /// The set of the first `n` points.
     #[inline]

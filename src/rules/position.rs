@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::error::Error;
+use crate::invalid::InvalidInput;
 use crate::rules::PointSet;
 use crate::rules::{Phases, Variant};
 
@@ -133,10 +133,10 @@ impl Position {
     /// move) into the position and the colour to move.
     ///
     /// # Errors
-    /// `Error::Position` naming the problem: field count, rank count, points per rank,
+    /// `InvalidInput::Position` naming the problem: field count, rank count, points per rank,
     /// characters, turn, hands, piece counts, or hands that cannot occur with that side to move.
-    pub fn parse(variant: &Variant, text: &str) -> Result<(Position, Color), Error> {
-        let fail = |why: String| Error::Position {
+    pub fn parse(variant: &Variant, text: &str) -> Result<(Position, Color), InvalidInput> {
+        let fail = |why: String| InvalidInput::Position {
             input: clip(text),
             why,
         };
@@ -144,48 +144,14 @@ impl Position {
             return Ok((Position::start(variant), Color::White));
         }
         let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() != 4 {
+        let [rows, turn, white_hand, black_hand] = fields[..] else {
             return Err(fail(format!(
                 "expected 4 fields `ROWS TURN WHITE_HAND BLACK_HAND`, found {}",
                 fields.len()
             )));
-        }
-        let board = variant.board();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
-        if ranks.len() != board.ranks().len() {
-            return Err(fail(format!(
-                "{} has {} ranks separated by '/', found {}",
-                variant.name(),
-                board.ranks().len(),
-                ranks.len()
-            )));
-        }
-        let mut sides = [PointSet::EMPTY; 2];
-        for (i, (text_rank, points)) in ranks.iter().zip(board.ranks()).enumerate() {
-            let rank_name = board.coord(points[0]).1 + 1;
-            if text_rank.chars().count() != points.len() {
-                return Err(fail(format!(
-                    "rank {rank_name} (field {} of ROWS) has {} points, found {}",
-                    i + 1,
-                    points.len(),
-                    text_rank.chars().count()
-                )));
-            }
-            for (c, &p) in text_rank.chars().zip(points) {
-                match c {
-                    'W' => sides[0] = sides[0].with(p),
-                    'B' => sides[1] = sides[1].with(p),
-                    '.' => {}
-                    _ => {
-                        return Err(fail(format!(
-                            "unexpected character {c:?} at {} (use W, B or .)",
-                            board.point_name(p)
-                        )))
-                    }
-                }
-            }
-        }
-        let turn = match fields[1] {
+        };
+        let sides = parse_rows(variant, rows).map_err(fail)?;
+        let turn = match turn {
             "w" => Color::White,
             "b" => Color::Black,
             t => {
@@ -193,65 +159,19 @@ impl Position {
                 return Err(fail(format!("turn must be w or b, found {t:?}")));
             }
         };
-        let pieces = variant.pieces();
-        let mut hands = [0u8; 2];
-        for (i, (name, field)) in ["White", "Black"].iter().zip(&fields[2..]).enumerate() {
-            if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
-                let field = clip(field);
-                return Err(fail(format!(
-                    "{name}'s hand must be a number, found {field:?}"
-                )));
-            }
-            hands[i] = match field.parse::<u8>() {
-                Ok(h) if h <= pieces => h,
-                _ => {
-                    return Err(fail(format!(
-                        "{name}'s hand {} exceeds the {pieces} pieces of {}",
-                        clip(field),
-                        variant.name()
-                    )))
-                }
-            };
-            let total = sides[i].len() + hands[i] as u32;
-            if total > pieces as u32 {
-                return Err(fail(format!(
-                    "{name} has {} on the board and {} in hand, more than its {pieces} pieces",
-                    sides[i].len(),
-                    hands[i]
-                )));
-            }
-        }
-        let [w, b] = hands;
-        match turn {
-            // Under Lasker's phases a side may move instead of placing: any hands can occur.
-            _ if variant.rules().phases == Phases::Lasker => {}
-            Color::White if w != b => {
-                return Err(fail(format!(
-                    "with White to move both hands must be equal, found {w} and {b}"
-                )))
-            }
-            Color::Black if !(b == w + 1 || (w == 0 && b == 0)) => {
-                return Err(fail(format!(
-                    "with Black to move Black's hand must be one more than White's (or both 0), found {w} and {b}"
-                )))
-            }
-            _ => {}
-        }
-        let position = match turn {
-            Color::White => Position {
-                mover: sides[0],
-                opponent: sides[1],
-                mover_hand: w,
-                opponent_hand: b,
-            },
-            Color::Black => Position {
-                mover: sides[1],
-                opponent: sides[0],
-                mover_hand: b,
-                opponent_hand: w,
-            },
+        let w = parse_hand(variant, Color::White, white_hand, sides[0]).map_err(fail)?;
+        let b = parse_hand(variant, Color::Black, black_hand, sides[1]).map_err(fail)?;
+        check_hands(variant, turn, w, b).map_err(fail)?;
+        let white = Position {
+            mover: sides[0],
+            opponent: sides[1],
+            mover_hand: w,
+            opponent_hand: b,
         };
-        Ok((position, turn))
+        Ok(match turn {
+            Color::White => (white, turn),
+            Color::Black => (white.flipped(), turn),
+        })
     }
 
     /// Writes the position in notation, with `turn` the colour of the mover.
@@ -301,6 +221,92 @@ impl Position {
         } else {
             fallback
         }
+    }
+}
+
+/// White's and Black's pieces on the board from the ranks of the notation.
+fn parse_rows(variant: &Variant, rows: &str) -> Result<[PointSet; 2], String> {
+    let board = variant.board();
+    let ranks: Vec<&str> = rows.split('/').collect();
+    if ranks.len() != board.ranks().len() {
+        return Err(format!(
+            "{} has {} ranks separated by '/', found {}",
+            variant.name(),
+            board.ranks().len(),
+            ranks.len()
+        ));
+    }
+    let mut sides = [PointSet::EMPTY; 2];
+    for (i, (text_rank, points)) in ranks.iter().zip(board.ranks()).enumerate() {
+        let rank_name = board.coord(points[0]).1 + 1;
+        if text_rank.chars().count() != points.len() {
+            return Err(format!(
+                "rank {rank_name} (field {} of ROWS) has {} points, found {}",
+                i + 1,
+                points.len(),
+                text_rank.chars().count()
+            ));
+        }
+        for (c, &p) in text_rank.chars().zip(points) {
+            match c {
+                'W' => sides[0] = sides[0].with(p),
+                'B' => sides[1] = sides[1].with(p),
+                '.' => {}
+                _ => {
+                    return Err(format!(
+                        "unexpected character {c:?} at {} (use W, B or .)",
+                        board.point_name(p)
+                    ))
+                }
+            }
+        }
+    }
+    Ok(sides)
+}
+
+/// The hand of `color`, whose pieces on the board are `on_board`, from its field.
+fn parse_hand(
+    variant: &Variant,
+    color: Color,
+    field: &str,
+    on_board: PointSet,
+) -> Result<u8, String> {
+    let pieces = variant.pieces();
+    if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
+        let field = clip(field);
+        return Err(format!("{color}'s hand must be a number, found {field:?}"));
+    }
+    let hand = match field.parse::<u8>() {
+        Ok(h) if h <= pieces => h,
+        _ => {
+            return Err(format!(
+                "{color}'s hand {} exceeds the {pieces} pieces of {}",
+                clip(field),
+                variant.name()
+            ))
+        }
+    };
+    if on_board.len() + hand as u32 > pieces as u32 {
+        return Err(format!(
+            "{color} has {} on the board and {hand} in hand, more than its {pieces} pieces",
+            on_board.len()
+        ));
+    }
+    Ok(hand)
+}
+
+/// Checks that hands `w` (White's) and `b` (Black's) can occur with `turn` to move.
+fn check_hands(variant: &Variant, turn: Color, w: u8, b: u8) -> Result<(), String> {
+    match turn {
+        // Under Lasker's phases a side may move instead of placing: any hands can occur.
+        _ if variant.rules().phases == Phases::Lasker => Ok(()),
+        Color::White if w != b => Err(format!(
+            "with White to move both hands must be equal, found {w} and {b}"
+        )),
+        Color::Black if !(b == w + 1 || (w == 0 && b == 0)) => Err(format!(
+            "with Black to move Black's hand must be one more than White's (or both 0), found {w} and {b}"
+        )),
+        _ => Ok(()),
     }
 }
 

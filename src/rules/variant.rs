@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use crate::error::Error;
+use crate::invalid::InvalidInput;
 use crate::rules::Board;
 use crate::rules::Symmetry;
 
@@ -66,6 +66,10 @@ pub trait RuleSwitch: Copy + Sized + 'static {
     const NAME: &'static str;
     /// Every value, in header-code order (the code of a value is its place here).
     const ALL: &'static [Self];
+    /// The values' names, in the same order.
+    const NAMES: &'static [&'static str];
+    /// What the switch decides and what each value means, in a sentence.
+    const HELP: &'static str;
     /// The value's name on the command line.
     fn name(self) -> &'static str;
     /// The value's code in the database header.
@@ -77,15 +81,15 @@ pub trait RuleSwitch: Copy + Sized + 'static {
     /// Parses a value by name.
     ///
     /// # Errors
-    /// `Error::UnknownRule` listing the accepted names.
-    fn parse(s: &str) -> Result<Self, Error> {
+    /// `InvalidInput::UnknownRule` listing the accepted names.
+    fn parse(s: &str) -> Result<Self, InvalidInput> {
         Self::ALL
             .iter()
             .copied()
             .find(|v| v.name() == s)
-            .ok_or_else(|| Error::UnknownRule {
+            .ok_or_else(|| InvalidInput::UnknownRule {
                 rule: Self::NAME,
-                value: s.to_string(),
+                value: super::clip(s),
                 expected: Self::ALL
                     .iter()
                     .map(|v| v.name())
@@ -96,10 +100,12 @@ pub trait RuleSwitch: Copy + Sized + 'static {
 }
 
 macro_rules! rule_switch {
-    ($ty:ident, $name:literal, [$($variant:ident => $text:literal),+]) => {
+    ($ty:ident, $name:literal, $help:literal, [$($variant:ident => $text:literal),+]) => {
         impl RuleSwitch for $ty {
             const NAME: &'static str = $name;
             const ALL: &'static [$ty] = &[$($ty::$variant),+];
+            const NAMES: &'static [&'static str] = &[$($text),+];
+            const HELP: &'static str = $help;
             fn name(self) -> &'static str {
                 match self {
                     $($ty::$variant => $text),+
@@ -111,8 +117,8 @@ macro_rules! rule_switch {
         }
 
         impl FromStr for $ty {
-            type Err = Error;
-            fn from_str(s: &str) -> Result<$ty, Error> {
+            type Err = InvalidInput;
+            fn from_str(s: &str) -> Result<$ty, InvalidInput> {
                 <$ty as RuleSwitch>::parse(s)
             }
         }
@@ -125,11 +131,51 @@ macro_rules! rule_switch {
     };
 }
 
-rule_switch!(Flying, "flying", [Never => "never", Three => "three", Always => "always"]);
-rule_switch!(Removal, "removal", [Standard => "standard", Strict => "strict", Lenient => "lenient"]);
-rule_switch!(Phases, "phases", [Separate => "separate", Lasker => "lasker"]);
-rule_switch!(FullBoard, "full-board", [Loss => "loss", Draw => "draw"]);
-rule_switch!(NoMove, "no-move", [Loss => "loss"]);
+rule_switch!(Flying, "flying",
+    "When a side may fly to any empty point: `never`, `three` (with exactly three pieces, on the board and in hand, while moving) or `always` (whenever moving).",
+    [Never => "never", Three => "three", Always => "always"]);
+rule_switch!(Removal, "removal",
+    "Which pieces a mill removes: `standard` (pieces in mills only when all are), `strict` (never a piece in a mill) or `lenient` (any piece).",
+    [Standard => "standard", Strict => "strict", Lenient => "lenient"]);
+rule_switch!(Phases, "phases",
+    "How the phases work: `separate` (place while pieces are in hand, then move) or `lasker` (while pieces are in hand, each turn either places or moves).",
+    [Separate => "separate", Lasker => "lasker"]);
+rule_switch!(FullBoard, "full-board",
+    "What a full board means for the side to move: `loss` (it cannot move) or `draw` (the game is drawn).",
+    [Loss => "loss", Draw => "draw"]);
+rule_switch!(NoMove, "no-move",
+    "What a side to move without a legal move gets: `loss`.",
+    [Loss => "loss"]);
+
+/// A rule switch as the front-ends offer it: its name, its values' names and its help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Switch {
+    /// The name, e.g. `flying`.
+    pub name: &'static str,
+    /// The values' names.
+    pub values: &'static [&'static str],
+    /// What it decides, in a sentence.
+    pub help: &'static str,
+}
+
+impl Switch {
+    const fn of<T: RuleSwitch>() -> Switch {
+        Switch {
+            name: T::NAME,
+            values: T::NAMES,
+            help: T::HELP,
+        }
+    }
+}
+
+/// The switches a user sets, in command-line order: the one table the command line, the
+/// server and the explorer page (through `/api/variants`) take their names from.
+pub const SWITCHES: [Switch; 4] = [
+    Switch::of::<Flying>(),
+    Switch::of::<Removal>(),
+    Switch::of::<Phases>(),
+    Switch::of::<FullBoard>(),
+];
 
 /// Every rule of a variant, everything but the board: the one place rule questions are asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,6 +207,17 @@ impl Rules {
     // The phase rule, the hands rule and the flying rule: every part of the engine that
     // needs one of them asks here.
 
+    /// The switches a user sets, by name and value name, in command-line order: every rule
+    /// but the pieces (the variant's) and what a side without a move gets (always a loss).
+    pub fn switches(&self) -> [(&'static str, &'static str); 4] {
+        [
+            (Flying::NAME, self.flying.name()),
+            (Removal::NAME, self.removal.name()),
+            (Phases::NAME, self.phases.name()),
+            (FullBoard::NAME, self.full_board.name()),
+        ]
+    }
+
     /// Whether a side with `hand` pieces in hand may place this turn.
     #[inline]
     pub fn may_place(&self, hand: u8) -> bool {
@@ -171,6 +228,13 @@ impl Rules {
     #[inline]
     pub fn may_move(&self, hand: u8) -> bool {
         hand == 0 || self.phases == Phases::Lasker
+    }
+
+    /// Whether a side with `hand` pieces in hand must place this turn: it may place and may
+    /// not move a piece instead (every child of its positions has one more piece on the board).
+    #[inline]
+    pub fn only_places(&self, hand: u8) -> bool {
+        self.may_place(hand) && !self.may_move(hand)
     }
 
     /// Whether a side that moves, with `pieces` on board and in hand, may fly.
@@ -203,6 +267,29 @@ pub struct RuleOverrides {
     pub phases: Option<Phases>,
     /// What a board left full after placement means.
     pub full_board: Option<FullBoard>,
+}
+
+impl RuleOverrides {
+    /// The overrides named by `value_of(switch name)`, e.g. from command-line options or
+    /// query parameters; a switch without a value keeps the default.
+    ///
+    /// # Errors
+    /// `InvalidInput::UnknownRule` for a value that is not one of its switch's names.
+    pub fn from_names<'a>(
+        value_of: impl Fn(&str) -> Option<&'a str>,
+    ) -> Result<RuleOverrides, InvalidInput> {
+        fn parse<'a, T: RuleSwitch>(
+            value_of: &impl Fn(&str) -> Option<&'a str>,
+        ) -> Result<Option<T>, InvalidInput> {
+            value_of(T::NAME).map(T::parse).transpose()
+        }
+        Ok(RuleOverrides {
+            flying: parse(&value_of)?,
+            removal: parse(&value_of)?,
+            phases: parse(&value_of)?,
+            full_board: parse(&value_of)?,
+        })
+    }
 }
 
 const NINE_LINES: &[&str] = &[
@@ -344,14 +431,16 @@ impl Variant {
     /// The variant called `name`, with its default rules.
     ///
     /// # Errors
-    /// `Error::UnknownVariant` when no variant has that name.
-    pub fn by_name(name: &str) -> Result<Variant, Error> {
-        let spec = SPECS.iter().find(|s| s.name == name).ok_or_else(|| {
-            Error::UnknownVariant(
-                name.to_string(),
-                Variant::names().collect::<Vec<_>>().join(", "),
-            )
-        })?;
+    /// `InvalidInput::UnknownVariant` when no variant has that name.
+    pub fn by_name(name: &str) -> Result<Variant, InvalidInput> {
+        let spec =
+            SPECS
+                .iter()
+                .find(|s| s.name == name)
+                .ok_or_else(|| InvalidInput::UnknownVariant {
+                    name: crate::rules::clip(name),
+                    known: Variant::names().collect::<Vec<_>>().join(", "),
+                })?;
         let lines: Vec<&str> = spec
             .lines
             .iter()
@@ -378,11 +467,11 @@ impl Variant {
     /// together with the lines, so a database of another board is never read as this one's.
     ///
     /// # Errors
-    /// `Error::Board` for malformed lines; `Error::UnsupportedRule` when a side's pieces
+    /// `InvalidInput::Board` for malformed lines; `InvalidInput::UnsupportedRule` when a side's pieces
     /// cannot fit the limits of the engine (3 to 15 pieces a side).
-    pub fn custom(name: &str, lines: &[&str], rules: Rules) -> Result<Variant, Error> {
+    pub fn custom(name: &str, lines: &[&str], rules: Rules) -> Result<Variant, InvalidInput> {
         if !(3..=15).contains(&rules.pieces) {
-            return Err(Error::UnsupportedRule {
+            return Err(InvalidInput::UnsupportedRule {
                 rule: "pieces",
                 value: rules.pieces.to_string(),
             });
@@ -448,28 +537,5 @@ impl Variant {
     #[inline]
     pub fn pieces(&self) -> u8 {
         self.rules.pieces
-    }
-
-    /// A name for the variant and its rule set, usable as a folder name:
-    /// `VARIANT.RULESETID`, e.g. `six.pieces-6.flying-never.removal-standard...`.
-    pub fn rule_set_name(&self) -> String {
-        format!("{}.{}", self.name, self.rules.id())
-    }
-
-    /// The command-line options that select this variant and rule set, e.g.
-    /// `--variant nine --flying three --removal strict`.
-    pub fn cli_options(&self) -> String {
-        let r = &self.rules;
-        let mut out = format!(
-            "--variant {} --flying {} --removal {}",
-            self.name, r.flying, r.removal
-        );
-        if r.phases != Phases::Separate {
-            out.push_str(&format!(" --phases {}", r.phases));
-        }
-        if r.full_board != FullBoard::Loss {
-            out.push_str(&format!(" --full-board {}", r.full_board));
-        }
-        out
     }
 }

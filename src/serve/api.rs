@@ -6,69 +6,19 @@ use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
+use super::answer::{json, public_message, whole_game_command, ApiError};
 use super::catalog::Opened;
-use super::params::{clip, Params};
+use super::params::Params;
 use super::App;
 use crate::error::Error;
 use crate::query::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
 use crate::query::{choose, Rule};
+use crate::rules::clip;
 use crate::rules::Value;
 use crate::rules::Variant;
 use crate::rules::{generate, play};
 use crate::rules::{Color, Position};
-
-/// An answer that is not a 200: its status and `{"error":"..."}`.
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    /// An error with a status and a message.
-    pub fn new(status: StatusCode, message: String) -> ApiError {
-        ApiError { status, message }
-    }
-}
-
-impl From<Error> for ApiError {
-    /// An unsolved sector is 404, other bad input 400, damage and I/O errors 500.
-    fn from(e: Error) -> ApiError {
-        let status = match &e {
-            Error::Missing { .. } => StatusCode::NOT_FOUND,
-            e if e.is_bad_input() => StatusCode::BAD_REQUEST,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        ApiError::new(status, e.to_string())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = wire::line(&wire::ErrorJson {
-            error: self.message,
-        });
-        let mut response = json(body);
-        *response.status_mut() = self.status;
-        response
-    }
-}
-
-/// A JSON answer: not cached (a folder being solved changes), readable from any origin.
-fn json(body: String) -> Response {
-    let mut response = body.into_response();
-    let h = response.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    response
-}
+use crate::space::Sector;
 
 /// The work of one route: from the checked parameters to the body.
 type Work = fn(&App, &Params) -> Result<String, ApiError>;
@@ -176,15 +126,7 @@ fn select(app: &App, p: &Params) -> Result<(Arc<Opened>, Variant), ApiError> {
 /// can reach it.
 fn position(variant: &Variant, opened: &Opened, p: &Params) -> Result<(Position, Color), ApiError> {
     let (pos, turn) = Position::parse(variant, p.required("position")?)?;
-    if let Some(why) = wire::impossible(variant, &opened.reachable, &pos, turn) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "invalid position {:?}: {why}",
-                pos.to_notation(variant, turn)
-            ),
-        ));
-    }
+    opened.reachable.check(&pos, turn)?;
     Ok((pos, turn))
 }
 
@@ -199,7 +141,12 @@ fn variants_work(app: &App, _: &Params) -> Result<String, ApiError> {
             rules: wire::RulesJson::of(v),
             default: set.default,
             sectors_solved: opened.db.present().len(),
-            sectors_total: opened.reachable.iter().filter(|s| !s.is_terminal()).count(),
+            sectors_total: opened
+                .reachable
+                .sectors()
+                .iter()
+                .filter(|s| !s.is_terminal())
+                .count(),
             start: start.map(wire::ValueJson::from),
         };
         match out.last_mut() {
@@ -228,13 +175,21 @@ fn stats_work(app: &App, p: &Params) -> Result<String, ApiError> {
     let (opened, variant) = select(app, p)?;
     let stats = StatsJson::read(&opened.db)?;
     if stats.sectors.is_empty() {
+        let Some(m) = opened
+            .db
+            .missing(Sector::start(&variant))
+            .missing()
+            .cloned()
+        else {
+            unreachable!("a missing sector's error says what is missing")
+        };
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
             format!(
-                "no solved sectors of {} in {}; run `{}`",
-                variant.rule_set_name(),
-                opened.db.dir().display(),
-                opened.db.solve_command("")
+                "no sector of {} (rule set {}) is solved; solve the game with `{}` on the server's database folder",
+                variant.name(),
+                variant.rules().id(),
+                whole_game_command(&m)
             ),
         ));
     }
@@ -268,7 +223,7 @@ fn explore_position(
         }
         // Some sector is not solved: say which, and give the values there are.
         Err(e @ Error::Missing { .. }) => {
-            unsolved = Some(e.to_string());
+            unsolved = Some(public_message(&e));
             value = known(db.probe(pos))?;
             let mut moves = generate(variant, pos)
                 .iter()

@@ -1,14 +1,16 @@
 //! The rule sets a server can answer for: every known variant and supported rule value, each
 //! opened at most once for the server's life.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::error::Error;
+use crate::invalid::InvalidInput;
 use crate::rules::{FullBoard, Phases, RuleOverrides, RuleSwitch, Variant};
-use crate::space::{reachable, Sector};
+use crate::space::Reachable;
+use crate::store::rule_set_folder;
 use crate::store::Database;
 use crate::{Flying, Removal};
 
@@ -29,7 +31,7 @@ pub struct Opened {
     /// The database (it keeps the sector files it opened).
     pub db: Database,
     /// The sectors a game from the start reaches: a position elsewhere cannot occur.
-    pub reachable: BTreeSet<Sector>,
+    pub reachable: Reachable,
 }
 
 /// Every known rule set and the databases opened so far.
@@ -70,7 +72,7 @@ impl Catalog {
                                 phases: Some(phases),
                                 full_board: Some(full_board),
                             });
-                            let folder = variant.rule_set_name();
+                            let folder = rule_set_folder(&variant);
                             let default = variant.rules() == base.rules();
                             sets.insert(
                                 folder.clone(),
@@ -108,11 +110,9 @@ impl Catalog {
             .variants
             .iter()
             .find(|v| v.name() == name)
-            .ok_or_else(|| {
-                Error::UnknownVariant(
-                    super::params::clip(name),
-                    Variant::names().collect::<Vec<_>>().join(", "),
-                )
+            .ok_or_else(|| InvalidInput::UnknownVariant {
+                name: crate::rules::clip(name),
+                known: Variant::names().collect::<Vec<_>>().join(", "),
             })?;
         Ok(base.clone().with_overrides(overrides))
     }
@@ -122,11 +122,11 @@ impl Catalog {
     /// # Errors
     /// `Error::BadFolder` as [`Database::new`] (the folder changed since the start).
     pub fn open(&self, variant: &Variant) -> Result<Arc<Opened>, Error> {
-        let folder = variant.rule_set_name();
+        let folder = rule_set_folder(variant);
         let set = self
             .sets
             .get(&folder)
-            .ok_or_else(|| Error::UnsupportedRule {
+            .ok_or_else(|| InvalidInput::UnsupportedRule {
                 rule: "rules",
                 value: variant.rules().id(),
             })?;
@@ -134,7 +134,7 @@ impl Catalog {
         if let Some(o) = opened.get(&folder) {
             return Ok(o.clone());
         }
-        let reachable = reachable(&set.variant);
+        let reachable = Reachable::new(&set.variant);
         let o = Arc::new(Opened {
             db: Database::new(&self.root, &set.variant)?,
             reachable,

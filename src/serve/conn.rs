@@ -174,18 +174,7 @@ async fn serve(stream: TcpStream, peer: SocketAddr, app: Router, timeout: Durati
     let seen = activity.clone();
     let service = service_fn(move |request: Request<Incoming>| {
         seen.head_begun.store(false, Relaxed);
-        let app = app.clone();
-        async move {
-            let started = Instant::now();
-            let method = request.method().clone();
-            let target = request
-                .uri()
-                .path_and_query()
-                .map_or_else(|| "/".to_string(), |p| clip_log(p.as_str()));
-            let response = app.oneshot(request).await.unwrap_or_else(|e| match e {});
-            log_request(method.as_str(), &target, response.status(), started);
-            Ok::<_, Infallible>(response)
-        }
+        answer_logged(app.clone(), request)
     });
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -216,28 +205,47 @@ async fn serve(stream: TcpStream, peer: SocketAddr, app: Router, timeout: Durati
             ));
             return;
         }
-        End::HeadTimeout => {
-            let body = wire::line(&wire::ErrorJson {
-                error: format!(
-                    "the request did not arrive within {:.1} s",
-                    timeout.as_secs_f64()
-                ),
-            });
-            let answer = format!(
-                "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = tokio::time::timeout(LINGER, stream.write_all(answer.as_bytes())).await;
-            log_request(
-                "-",
-                "(request head too slow)",
-                StatusCode::REQUEST_TIMEOUT,
-                started,
-            );
-        }
+        End::HeadTimeout => request_timeout(&mut stream, timeout, started).await,
         End::Refused(why, status) => log_request("-", &format!("({why})"), status, started),
     }
     linger(&mut stream).await;
+}
+
+/// Answers one request through the routes, and logs it.
+async fn answer_logged(
+    app: Router,
+    request: Request<Incoming>,
+) -> Result<axum::response::Response, Infallible> {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or_else(|| "/".to_string(), |p| clip_log(p.as_str()));
+    let response = app.oneshot(request).await.unwrap_or_else(|e| match e {});
+    log_request(method.as_str(), &target, response.status(), started);
+    Ok(response)
+}
+
+/// Answers a request head that began but did not arrive within `timeout` with a 408.
+async fn request_timeout(stream: &mut TcpStream, timeout: Duration, started: Instant) {
+    let body = wire::line(&wire::ErrorJson {
+        error: format!(
+            "the request did not arrive within {:.1} s",
+            timeout.as_secs_f64()
+        ),
+    });
+    let answer = format!(
+        "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(LINGER, stream.write_all(answer.as_bytes())).await;
+    log_request(
+        "-",
+        "(request head too slow)",
+        StatusCode::REQUEST_TIMEOUT,
+        started,
+    );
 }
 
 /// Shuts the socket for writing and reads what the client still sends, for a moment, so that
@@ -289,6 +297,6 @@ fn log_request(method: &str, target: &str, status: StatusCode, started: Instant)
 
 /// A line on standard error; never fails (a closed standard error loses the log, not the
 /// server).
-fn log(line: fmt::Arguments) {
+pub(super) fn log(line: fmt::Arguments) {
     let _ = writeln!(io::stderr().lock(), "{line}");
 }

@@ -31,6 +31,7 @@
 //! bounds bodies and handler time. Database reads (memory-mapped, each block hashed on first
 //! read) run on tokio's blocking threads, at most a few per core at once.
 
+mod answer;
 mod api;
 mod assets;
 mod catalog;

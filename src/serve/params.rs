@@ -2,14 +2,13 @@
 
 use axum::http::StatusCode;
 
-use super::api::ApiError;
+use super::answer::ApiError;
 use crate::rules::{RuleOverrides, RuleSwitch};
 
 /// The rule switches every API route takes, by their command-line names.
 pub const RULES: [&str; 4] = ["flying", "removal", "phases", "full-board"];
 
-/// Text from a request as an error message quotes it, clipped as every user input is.
-pub use crate::rules::clip;
+use crate::rules::clip;
 
 /// The decoded parameters of a query string.
 #[derive(Debug)]

@@ -15,274 +15,326 @@ use std::sync::atomic::Ordering::Relaxed;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use super::{not_a_dependency, pending, Unit, UNRESOLVED};
-use crate::error::Error;
+use super::working::{not_a_dependency, pending, ChildFile, WorkingUnit, UNRESOLVED};
+use crate::error::{Error, Limit};
 use crate::kernel::prefetch;
 use crate::progress::Progress;
-use crate::rules::removable;
-use crate::rules::Position;
-use crate::rules::Value;
-use crate::rules::{PointSet, MAX_POINTS};
-use crate::space::Sector;
-use crate::space::{next_combination, spread, RowRank, SectorIndex};
-use crate::store::{decode_code, Cell, Row};
-
-/// Children ordered by what they are worth to the parent, smaller better: a child's loss at
-/// depth d is key d, a draw [`DRAW`], a child's win at depth d `WIN_BASE + (0xFFFF - d)` (the
-/// longest win best), so the parent's value comes from the smallest key.
-const DRAW: u32 = 0x1_0000;
-const WIN_BASE: u32 = 0x2_0000;
-/// An unused slot where a child must be: damage, reported.
-const BAD: u32 = 0x4_0000;
-
-#[inline]
-fn key(cell: Cell) -> u32 {
-    match cell {
-        Some(Value::Loss(d)) => d,
-        Some(Value::Draw) => DRAW,
-        Some(Value::Win(d)) => WIN_BASE + (0xFFFF - d),
-        None => BAD,
-    }
-}
+use crate::rules::{removable, PointSet, Position, Value, MAX_POINTS};
+use crate::space::{next_combination, spread, OneMore, RowRank, Sector, SectorIndex};
+use crate::store::{Key, Keys, Row};
 
 /// Whether [`init_rows`] can initialise `sector`, a forward unit's only sector: its mover must
 /// place (and may not move instead), and keeps three pieces.
-pub(super) fn applies(u: &Unit, sector: Sector) -> bool {
+pub(super) fn applies(u: &WorkingUnit, sector: Sector) -> bool {
     let rules = u.db.variant().rules();
-    rules.may_place(sector.mover_hand)
-        && !rules.may_move(sector.mover_hand)
+    rules.only_places(sector.mover_hand)
         && sector.mover as u32 + sector.mover_hand as u32 >= 3
         && sector.opponent as u32 + sector.opponent_hand as u32 >= 3
         && u.children
             .iter()
-            .any(|c| c.sector == child_sector(sector, 0))
-}
-
-/// The sector a placement leads to, with `removed` opponent pieces taken.
-fn child_sector(s: Sector, removed: u8) -> Sector {
-    Sector {
-        mover: s.opponent - removed,
-        opponent: s.mover + 1,
-        mover_hand: s.opponent_hand,
-        opponent_hand: s.mover_hand - 1,
-    }
+            .any(|c| c.sector == sector.after_placement(0))
 }
 
 /// A checked row of a child sector with each cell's key at hand: one table load for the
 /// one-byte cells of most sectors.
-struct Keyed<'a> {
+struct KeyedRow<'a> {
     row: Row<'a>,
-    table: Option<&'a [u32; 256]>,
+    keys: &'a Keys,
 }
 
-impl Keyed<'_> {
+impl<'a> KeyedRow<'a> {
+    /// The row with the keys of its cell width (`keys` holds those of widths 1 and 2).
+    fn new(row: Row<'a>, keys: &'a [Keys; 2]) -> KeyedRow<'a> {
+        KeyedRow {
+            keys: &keys[row.width() as usize - 1],
+            row,
+        }
+    }
+
     #[inline]
     fn key(&self, i: u64) -> u32 {
-        let code = self.row.code(i as usize);
-        match self.table {
-            Some(t) => t[code as usize],
-            None => key(decode_code(code, 2)),
-        }
+        self.keys.key(self.row.code(i as usize))
     }
 }
 
 /// One removal of a row: the child's row, where each point of the board lands in it (its
 /// place among the row's free points), and its cells.
-struct Removal<'a> {
+struct RemovalRow<'a> {
     rank: RowRank<'a>,
     place: [u8; MAX_POINTS],
-    cells: Keyed<'a>,
+    cells: KeyedRow<'a>,
 }
 
 /// Initialises the unit's one sector (see [`applies`]), row by row of the flipped sector.
-pub(super) fn init_rows(u: &Unit, progress: &dyn Progress) {
+pub(super) fn init_rows(u: &WorkingUnit, progress: &dyn Progress) {
     let part = &u.parts[0];
     let s = part.index.sector();
     let flipped = SectorIndex::new(u.db.orbits().clone(), s.flipped());
     let rows = u.db.orbits().count(s.opponent as usize);
-    let mut table = [0u32; 256];
-    for (code, k) in table.iter_mut().enumerate() {
-        *k = key(decode_code(code as u16, 1));
-    }
+    let keys = [Keys::of_width(1), Keys::of_width(2)];
     progress.phase("reading children", flipped.size());
     (0..rows).into_par_iter().for_each(|r| {
-        if let Err(e) = init_row(u, &flipped, r, &table) {
+        let done = ParentRow::new(u, &flipped, r, &keys).and_then(|row| row.init());
+        if let Err(e) = done {
             u.fail(e);
         }
         progress.advance(flipped.stride());
     });
 }
 
-fn keyed<'a>(row: Row<'a>, table: &'a [u32; 256]) -> Keyed<'a> {
-    Keyed {
-        table: (row.width() == 1).then_some(table),
-        row,
-    }
+/// The parents of one row of the flipped sector (one opponent set O, an orbit
+/// representative) and the child rows they read.
+struct ParentRow<'a> {
+    u: &'a WorkingUnit<'a>,
+    s: Sector,
+    flipped: &'a SectorIndex,
+    opponent: PointSet,
+    stabilised: bool,
+    /// The free points (those O leaves) by place, and each point's place.
+    point_of_place: [u8; MAX_POINTS],
+    place_of_point: [u8; MAX_POINTS],
+    /// Every place, as bits.
+    all_places: u32,
+    /// The child sector of plain placements and its row of O.
+    plain: &'a ChildFile,
+    plain_cells: KeyedRow<'a>,
+    plain_rank: RowRank<'a>,
+    /// How parents rank in their own (flipped) row, for canonical parents of a stabilised O.
+    own_rank: RowRank<'a>,
+    /// Whether a removal leaves the opponent fewer than three pieces (a win at once), which
+    /// pieces a mill may take, and the child row of each.
+    removal_wins: bool,
+    takeable: PointSet,
+    removals: ArrayVec<RemovalRow<'a>, MAX_POINTS>,
 }
 
-fn init_row(u: &Unit, flipped: &SectorIndex, r: usize, table: &[u32; 256]) -> Result<(), Error> {
-    let part = &u.parts[0];
-    let s = part.index.sector();
-    let variant = u.db.variant();
-    let board = variant.board();
-    let orbits = u.db.orbits();
-    let width = flipped.stride();
-    let (opponent, stabilised) = orbits.representative(s.opponent as usize, r);
-    let free = board.all() - opponent;
-    let mut point_of_place = [0u8; MAX_POINTS];
-    let mut place_of_point = [0u8; MAX_POINTS];
-    for (place, p) in free.iter().enumerate() {
-        point_of_place[place] = p.0;
-        place_of_point[p.index()] = place as u8;
-    }
-    let all_places = PointSet::first(free.len() as usize).0;
-    let child = |removed: u8| {
-        let sector = child_sector(s, removed);
-        u.children.iter().find(|c| c.sector == sector)
-    };
-    let plain = child(0).expect("applies() found it");
-    let plain_stride = plain.index.stride();
-    let plain_cells = keyed(
-        plain.file.row(r as u64 * plain_stride, plain_stride)?,
-        table,
-    );
-    // With a stabiliser, parents and children are canonical by the least of their images.
-    let own_rank = flipped.row_of(opponent);
-    let plain_rank = plain.index.row_of(opponent);
-    // A removal that leaves the opponent fewer than three pieces wins at once.
-    let removal_wins = opponent.len() + s.opponent_hand as u32 <= 3;
-    let takeable = removable(board, variant.rules().removal, opponent);
-    let mut removals: ArrayVec<Removal, MAX_POINTS> = ArrayVec::new();
-    // The sector graph leaves the removals' sector out when no mill can close (too few
-    // pieces): a parent closing one then would be a bug, reported below.
-    if let (false, false, Some(c)) = (removal_wins, takeable.is_empty(), child(1)) {
-        let stride = c.index.stride();
-        for point in takeable {
-            let rank = c.index.row_of(opponent.without(point));
-            let cells = keyed(c.file.row(rank.base(), stride)?, table);
-            removals.push(Removal {
-                place: rank.places_of_points(),
-                rank,
-                cells,
-            });
+impl<'a> ParentRow<'a> {
+    /// Row `r` of the flipped sector, its child rows checked.
+    fn new(
+        u: &'a WorkingUnit<'a>,
+        flipped: &'a SectorIndex,
+        r: usize,
+        keys: &'a [Keys; 2],
+    ) -> Result<ParentRow<'a>, Error> {
+        let s = u.parts[0].index.sector();
+        let variant = u.db.variant();
+        let (opponent, stabilised) = u.db.orbits().representative(s.opponent as usize, r);
+        let mut point_of_place = [0u8; MAX_POINTS];
+        let mut place_of_point = [0u8; MAX_POINTS];
+        let free = variant.board().all() - opponent;
+        for (place, p) in free.iter().enumerate() {
+            point_of_place[place] = p.index() as u8;
+            place_of_point[p.index()] = place as u8;
         }
-    }
-    let mut ranks = orbits.one_more();
-    let mut x = PointSet::first(s.mover as usize).0;
-    // The parent of the previous step, whose state is written once its line is fetched.
-    let mut previous: Option<(usize, u16)> = None;
-    for k in 0..width {
-        let this = x;
-        x = next_combination(x);
-        let mover = spread(this, &point_of_place);
-        if stabilised && own_rank.slot(mover.0) - own_rank.base() < k {
-            // A symmetric image of this parent comes earlier in the row.
-            continue;
-        }
-        let parent = Position {
-            mover,
+        let plain = u.child(s.after_placement(0)).expect("applies() found it");
+        let plain_stride = plain.index.stride();
+        let plain_cells =
+            KeyedRow::new(plain.file.row(r as u64 * plain_stride, plain_stride)?, keys);
+        let removal_wins = opponent.len() + s.opponent_hand as u32 <= 3;
+        let takeable = removable(variant.board(), variant.rules().removal, opponent);
+        let mut row = ParentRow {
+            u,
+            s,
+            flipped,
             opponent,
-            mover_hand: s.mover_hand,
-            opponent_hand: s.opponent_hand,
+            stabilised,
+            point_of_place,
+            place_of_point,
+            all_places: PointSet::first(free.len() as usize).bits(),
+            plain,
+            plain_cells,
+            // With a stabiliser, parents and children are canonical by the least of their
+            // images.
+            plain_rank: plain.index.row_of(opponent),
+            own_rank: flipped.row_of(opponent),
+            removal_wins,
+            takeable,
+            removals: ArrayVec::new(),
         };
-        let slot = part.index.index(&parent) as usize;
-        let empty = all_places & !this;
-        if empty == 0 {
-            // A full board: the general path knows what that is worth.
-            u.init_now(0, slot, parent);
-            continue;
-        }
-        prefetch(&part.state[slot]);
-        let mut best = u32::MAX;
-        let (mut bad_plain, mut bad_removal) = (0, 0);
-        let mut plain_places = empty;
-        if !takeable.is_empty() {
-            let closing = board.closing_points(mover) - opponent;
-            for p in closing {
-                plain_places &= !(1 << place_of_point[p.index()]);
-            }
-            if !closing.is_empty() && removal_wins {
-                best = 0;
-            } else if !closing.is_empty() {
-                if removals.is_empty() {
-                    return Err(not_a_dependency(child_sector(s, 1)));
-                }
-                for rm in &removals {
-                    if rm.rank.stabilised() {
-                        let m = rm.rank.map(mover);
-                        for p in closing {
-                            let slot = rm.rank.slot(m | rm.rank.map(p.set()));
-                            let k = rm.cells.key(slot - rm.rank.base());
-                            best = best.min(k);
-                            bad_removal |= k & BAD;
-                        }
-                    } else {
-                        let mut m = 0u32;
-                        for p in mover {
-                            m |= 1 << rm.place[p.index()];
-                        }
-                        for p in closing {
-                            let k = rm.cells.key(orbits.colex(m | 1 << rm.place[p.index()]));
-                            best = best.min(k);
-                            bad_removal |= k & BAD;
-                        }
-                    }
-                }
+        // The sector graph leaves the removals' sector out when no mill can close (too few
+        // pieces): a parent closing one then would be a bug, reported when it is met.
+        if let (false, false, Some(c)) = (
+            removal_wins,
+            takeable.is_empty(),
+            u.child(s.after_placement(1)),
+        ) {
+            let stride = c.index.stride();
+            for point in takeable {
+                let rank = c.index.row_of(opponent.without(point));
+                let cells = KeyedRow::new(c.file.row(rank.base(), stride)?, keys);
+                row.removals.push(RemovalRow {
+                    place: rank.places_of_points(),
+                    rank,
+                    cells,
+                });
             }
         }
-        if plain_places != 0 {
-            let mut e = plain_places;
-            if stabilised {
-                while e != 0 {
-                    let q = e.trailing_zeros();
-                    e &= e - 1;
-                    let set = mover.0 | 1 << point_of_place[q as usize];
-                    let k = plain_cells.key(plain_rank.slot(set) - plain_rank.base());
-                    best = best.min(k);
-                    bad_plain |= k & BAD;
-                }
-            } else {
-                ranks.set(this);
-                while e != 0 {
-                    let q = e.trailing_zeros();
-                    e &= e - 1;
-                    let k = plain_cells.key(ranks.rank(q));
-                    best = best.min(k);
-                    bad_plain |= k & BAD;
-                }
+        Ok(row)
+    }
+
+    /// Initialises every canonical parent of the row.
+    fn init(&self) -> Result<(), Error> {
+        let part = &self.u.parts[0];
+        let mut ranks = self.u.db.orbits().one_more();
+        let mut x = PointSet::first(self.s.mover as usize).bits();
+        // The parent of the previous step, whose state is written once its line is fetched.
+        let mut previous: Option<(usize, u16)> = None;
+        for k in 0..self.flipped.stride() {
+            let this = x;
+            x = next_combination(x);
+            let mover = spread(this, &self.point_of_place);
+            if self.stabilised && self.own_rank.slot(mover.bits()) - self.own_rank.base() < k {
+                // A symmetric image of this parent comes earlier in the row.
+                continue;
             }
-        }
-        if bad_plain | bad_removal != 0 {
-            let file = if bad_plain != 0 {
-                plain
-            } else {
-                child(1).expect("read")
+            let parent = Position {
+                mover,
+                opponent: self.opponent,
+                mover_hand: self.s.mover_hand,
+                opponent_hand: self.s.opponent_hand,
             };
-            return Err(Error::Corrupt {
-                path: file.file.path().to_path_buf(),
-                why: format!("a child of {s} slot {slot} is marked unused"),
-            });
+            let slot = part.index.index(&parent) as usize;
+            let Some(state) = self.state(this, &parent, slot, &mut ranks)? else {
+                continue;
+            };
+            if let Some((slot, state)) = previous.replace((slot, state)) {
+                part.state[slot].store(state, Relaxed);
+            }
         }
-        let state = match best {
-            DRAW => UNRESOLVED,
-            // A child lost at depth `best`: a win one ply later.
-            d if d < DRAW => pending(s, d + 1)?,
-            // Every child wins; the deepest decides.
-            w => pending(s, 0xFFFF - (w - WIN_BASE) + 1)?,
-        };
-        if let Some((slot, state)) = previous.replace((slot, state)) {
+        if let Some((slot, state)) = previous {
             part.state[slot].store(state, Relaxed);
         }
+        Ok(())
     }
-    if let Some((slot, state)) = previous {
-        part.state[slot].store(state, Relaxed);
+
+    /// The working state of `parent` (in `slot`; its mover set squeezed is `this`), from the
+    /// best of its children; `None` when it was initialised the general way.
+    #[inline]
+    fn state(
+        &self,
+        this: u32,
+        parent: &Position,
+        slot: usize,
+        ranks: &mut OneMore,
+    ) -> Result<Option<u16>, Error> {
+        let empty = self.all_places & !this;
+        if empty == 0 {
+            // A full board: the general path knows what that is worth.
+            self.u.init_now(0, slot, *parent);
+            return Ok(None);
+        }
+        prefetch(&self.u.parts[0].state[slot]);
+        let mover = parent.mover;
+        let mut best = u32::MAX;
+        let mut plain_places = empty;
+        let mut bad_removal = 0;
+        if !self.takeable.is_empty() {
+            let closing = self.u.db.variant().board().closing_points(mover) - self.opponent;
+            for p in closing {
+                plain_places &= !(1 << self.place_of_point[p.index()]);
+            }
+            if !closing.is_empty() && self.removal_wins {
+                best = 0;
+            } else if !closing.is_empty() {
+                if self.removals.is_empty() {
+                    return Err(not_a_dependency(self.s.after_placement(1)));
+                }
+                (best, bad_removal) = self.best_removal(mover, closing);
+            }
+        }
+        let (plain_best, bad_plain) = self.best_plain(this, mover, plain_places, ranks);
+        best = best.min(plain_best);
+        if bad_plain | bad_removal != 0 {
+            let child = if bad_plain != 0 {
+                self.plain.sector
+            } else {
+                self.s.after_placement(1)
+            };
+            return Err(Error::Limit {
+                sector: self.s,
+                limit: Limit::UnusedChild {
+                    child,
+                    slot: slot as u64,
+                },
+            });
+        }
+        Ok(Some(match Key::parent(best) {
+            Value::Draw => UNRESOLVED,
+            v => pending(self.s, v.depth().unwrap_or(0))?,
+        }))
     }
-    Ok(())
+
+    /// The best key of the children of mills closed on `closing`, each taking a piece, and
+    /// whether one had no stored value.
+    #[inline]
+    fn best_removal(&self, mover: PointSet, closing: PointSet) -> (u32, u32) {
+        let orbits = self.u.db.orbits();
+        let (mut best, mut bad) = (u32::MAX, 0);
+        for rm in &self.removals {
+            if rm.rank.stabilised() {
+                let m = rm.rank.map(mover);
+                for p in closing {
+                    let slot = rm.rank.slot(m | rm.rank.map(p.set()));
+                    let k = rm.cells.key(slot - rm.rank.base());
+                    best = best.min(k);
+                    bad |= k & Key::BAD;
+                }
+            } else {
+                let mut m = 0u32;
+                for p in mover {
+                    m |= 1 << rm.place[p.index()];
+                }
+                for p in closing {
+                    let k = rm.cells.key(orbits.colex(m | 1 << rm.place[p.index()]));
+                    best = best.min(k);
+                    bad |= k & Key::BAD;
+                }
+            }
+        }
+        (best, bad)
+    }
+
+    /// The best key of the children of placements on the places `places` without a removal,
+    /// and whether one had no stored value.
+    #[inline]
+    fn best_plain(
+        &self,
+        this: u32,
+        mover: PointSet,
+        places: u32,
+        ranks: &mut OneMore,
+    ) -> (u32, u32) {
+        let (mut best, mut bad) = (u32::MAX, 0);
+        let mut e = places;
+        if self.stabilised {
+            while e != 0 {
+                let q = e.trailing_zeros();
+                e &= e - 1;
+                let set = mover.bits() | 1 << self.point_of_place[q as usize];
+                let k = self
+                    .plain_cells
+                    .key(self.plain_rank.slot(set) - self.plain_rank.base());
+                best = best.min(k);
+                bad |= k & Key::BAD;
+            }
+        } else {
+            ranks.set(this);
+            while e != 0 {
+                let q = e.trailing_zeros();
+                e &= e - 1;
+                let k = self.plain_cells.key(ranks.rank(q));
+                best = best.min(k);
+                bad |= k & Key::BAD;
+            }
+        }
+        (best, bad)
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{final_cell, solve_unit, Unit};
+    use super::super::write::final_cell;
+    use super::super::{solve_unit, WorkingUnit};
     use crate::progress::Silent;
     use crate::rules::Removal;
     use crate::space::{plan, Sector};
@@ -302,7 +354,7 @@ mod tests {
             let mut compared = 0;
             for unit in plan(&variant, &[Sector::start(&variant)]) {
                 solve_unit(&db, &unit, &Silent).unwrap();
-                let u = Unit::new(&db, &unit).unwrap();
+                let u = WorkingUnit::new(&db, &unit).unwrap();
                 if unit.cyclic || !super::applies(&u, unit.sectors[0]) {
                     continue;
                 }

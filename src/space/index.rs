@@ -604,6 +604,17 @@ impl SectorIndex {
         (o.syms.len() / fixed) as u64
     }
 
+    /// How many distinct boards are symmetric images of the canonical position `pos` in
+    /// `slot`: the group's size unless its mover set's orbit has a non-trivial stabiliser.
+    #[inline]
+    pub fn images_in_slot(&self, slot: u64, pos: &Position) -> u64 {
+        if self.free_orbit(slot) {
+            self.group_size()
+        } else {
+            self.images(pos)
+        }
+    }
+
     /// Whether the mover's set of a canonical position has only the trivial stabiliser (so
     /// the position has `group size` images without checking).
     #[inline]

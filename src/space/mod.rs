@@ -1,10 +1,12 @@
 //! The space of positions: sectors and the plan of work units, the index, the schedule.
 
 mod index;
+mod reach;
 mod schedule;
 mod sector;
 
 pub(crate) use index::{next_combination, spread, Entry, OneMore, RowRank};
 pub use index::{Orbits, SectorIndex};
+pub use reach::{reachable, Reachable};
 pub use schedule::{simulate, CostModel, Schedule, UnitGraph, UnitState};
-pub use sector::{endgame_roots, plan, reachable, Sector, WorkUnit};
+pub use sector::{endgame_roots, plan, Sector, WorkUnit};

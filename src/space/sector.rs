@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::Error;
+use crate::invalid::InvalidInput;
 use crate::rules::Position;
 use crate::rules::Variant;
 
@@ -65,10 +65,10 @@ impl Sector {
     /// hands.
     ///
     /// # Errors
-    /// `Error::Sector` naming the problem.
-    pub fn check(&self, variant: &Variant) -> Result<(), Error> {
+    /// `InvalidInput::Sector` naming the problem.
+    pub fn check(&self, variant: &Variant) -> Result<(), InvalidInput> {
         let fail = |why: String| {
-            Err(Error::Sector {
+            Err(InvalidInput::Sector {
                 sector: self.to_string(),
                 why,
             })
@@ -104,6 +104,28 @@ impl Sector {
         out
     }
 
+    /// The sector a placement leads to, seen from the new mover, with `removed` of the
+    /// opponent's pieces taken (0 or 1).
+    pub fn after_placement(&self, removed: u8) -> Sector {
+        Sector {
+            mover: self.opponent - removed,
+            opponent: self.mover + 1,
+            mover_hand: self.opponent_hand,
+            opponent_hand: self.mover_hand - 1,
+        }
+    }
+
+    /// The sector a move (a slide or a fly) leads to, seen from the new mover, with `removed`
+    /// of the opponent's pieces taken (0 or 1).
+    pub fn after_move(&self, removed: u8) -> Sector {
+        Sector {
+            mover: self.opponent - removed,
+            opponent: self.mover,
+            mover_hand: self.opponent_hand,
+            opponent_hand: self.mover_hand,
+        }
+    }
+
     /// Every sector one move leads to, seen from the new mover, the terminal ones included
     /// (the new mover below three pieces: positions lost at depth 0, which are never stored
     /// and which [`Sector::successors`] leaves out). This is the one place that knows which
@@ -113,31 +135,23 @@ impl Sector {
         let (w, b) = (self.mover, self.opponent);
         let mut out = Vec::with_capacity(4);
         // A placement adds a piece to the board from the hand; a move keeps both.
-        let mut kinds = Vec::with_capacity(2);
+        let mut kinds: Vec<fn(&Sector, u8) -> Sector> = Vec::with_capacity(2);
         if rules.may_place(self.mover_hand) {
-            kinds.push((w + 1, self.mover_hand - 1));
+            kinds.push(Sector::after_placement);
         }
         if rules.may_move(self.mover_hand) && w > 0 {
-            kinds.push((w, self.mover_hand));
+            kinds.push(Sector::after_move);
         }
-        for (after, hand) in kinds {
+        for after in kinds {
+            let plain = after(self, 0);
             // Every move needs an empty point to go to.
-            if (after + b) as usize > variant.board().len() {
+            if (plain.opponent + b) as usize > variant.board().len() {
                 continue;
             }
-            let plain = Sector {
-                mover: b,
-                opponent: after,
-                mover_hand: self.opponent_hand,
-                opponent_hand: hand,
-            };
             out.push(plain);
             // A mill needs three of the mover's pieces on the board, and something to remove.
-            if after >= 3 && b > 0 {
-                out.push(Sector {
-                    mover: b - 1,
-                    ..plain
-                });
+            if plain.opponent >= 3 && b > 0 {
+                out.push(after(self, 1));
             }
         }
         out
@@ -155,9 +169,9 @@ impl fmt::Display for Sector {
 }
 
 impl FromStr for Sector {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Sector, Error> {
-        let fail = || Error::Sector {
+    type Err = InvalidInput;
+    fn from_str(s: &str) -> Result<Sector, InvalidInput> {
+        let fail = || InvalidInput::Sector {
             sector: s.to_string(),
             why: "expected four counts W-B-WF-BF, e.g. 3-3-0-0".into(),
         };
@@ -185,6 +199,19 @@ pub struct WorkUnit {
     /// Whether moves lead from the unit back into it (then it needs retrograde analysis;
     /// otherwise one forward pass).
     pub cyclic: bool,
+}
+
+impl fmt::Display for WorkUnit {
+    /// The unit's sectors separated by spaces, e.g. `3-4-0-0 4-3-0-0`: its name in logs.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.sectors.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
+    }
 }
 
 /// The work units needed for a set of target sectors, dependencies first.
@@ -270,18 +297,4 @@ pub fn endgame_roots(variant: &Variant, k: u8) -> Vec<Sector> {
         .flat_map(|u| u.sectors)
         .filter(|s| s.is_moving() && s.mover <= k && s.opponent <= k)
         .collect()
-}
-
-/// Every sector that some game reaches from the start, the terminal sectors included (a
-/// mover below three pieces has lost: depth 0). A position outside them cannot occur in a game.
-pub fn reachable(variant: &Variant) -> BTreeSet<Sector> {
-    let mut out = BTreeSet::new();
-    for s in plan(variant, &[Sector::start(variant)])
-        .into_iter()
-        .flat_map(|u| u.sectors)
-    {
-        out.insert(s);
-        out.extend(s.successors_with_terminal(variant));
-    }
-    out
 }

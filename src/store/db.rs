@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use crate::error::Error;
+use crate::error::{Damage, Error, Missing};
 use crate::rules::too_few_pieces;
 use crate::rules::Position;
 use crate::rules::Value;
@@ -43,7 +43,7 @@ impl Database {
         }
         Ok(Database {
             root: root.to_path_buf(),
-            dir: root.join(variant.rule_set_name()),
+            dir: root.join(rule_set_folder(variant)),
             variant: variant.clone(),
             orbits: Arc::new(Orbits::new(variant)),
             files: RwLock::new(HashMap::new()),
@@ -106,11 +106,7 @@ impl Database {
         let path = self.path(sector);
         // A dangling or looping link is not "missing": opening it says what is wrong.
         if !super::file::entry_exists(&path) {
-            return Err(Error::Missing {
-                sector: sector.to_string(),
-                dir: self.dir.clone(),
-                command: self.solve_command(&format!("--sector {sector}")),
-            });
+            return Err(self.missing(sector));
         }
         let slots = self.index(sector).size();
         let file = Arc::new(SectorFile::open(&path, &self.variant, sector, slots)?);
@@ -118,15 +114,15 @@ impl Database {
         Ok(file)
     }
 
-    /// The `morris solve` command line for this database with `extra` options appended.
-    pub fn solve_command(&self, extra: &str) -> String {
-        format!(
-            "morris solve {} --db {} {extra}",
-            self.variant.cli_options(),
-            self.root.display()
-        )
-        .trim_end()
-        .to_string()
+    /// The error of a sector this database lacks, with what solving it takes.
+    pub fn missing(&self, sector: Sector) -> Error {
+        Error::Missing(Box::new(Missing {
+            sector,
+            db: self.root.clone(),
+            dir: self.dir.clone(),
+            variant: self.variant.name().to_string(),
+            rules: self.variant.rules(),
+        }))
     }
 
     /// Forgets opened files (after they were rewritten).
@@ -146,11 +142,15 @@ impl Database {
         let sector = Sector::of(pos);
         let file = self.sector(sector)?;
         let slot = self.index(sector).index(pos);
-        file.cell(slot)?.ok_or_else(|| Error::Corrupt {
-            path: file.path().to_path_buf(),
-            why: format!("slot {slot} of a canonical position is marked unused"),
-        })
+        file.cell(slot)?
+            .ok_or_else(|| Error::damaged(file.path(), Damage::UnusedSlot { slot }))
     }
+}
+
+/// The folder name of a variant's rule set in a database folder: `VARIANT.RULESETID`, e.g.
+/// `six.pieces-6.flying-never.removal-standard.phases-separate.full-board-loss.no-move-loss`.
+pub fn rule_set_folder(variant: &Variant) -> String {
+    format!("{}.{}", variant.name(), variant.rules().id())
 }
 
 /// An empty database of `name` under `removal` in a fresh folder of the temporary directory

@@ -14,7 +14,7 @@ use super::codec::{decode_code, Cell};
 use super::format::{
     check_header, decode_header, Header, FORMAT_VERSION, HEADER_CHECKSUM_AT, HEADER_SIZE, MAGIC,
 };
-use crate::error::Error;
+use crate::error::{Damage, Error, Missing};
 use crate::kernel::prefetch;
 use crate::rules::Variant;
 use crate::space::Sector;
@@ -67,75 +67,20 @@ impl SectorFile {
     ///
     /// # Errors
     /// `Error::Io` when it cannot be read or is not a regular file, `Error::OldFormat` for a
-    /// file of another format version, `Error::Mismatch` when it holds another variant, rule
-    /// set or sector, `Error::Corrupt` when it is truncated, extended or fails a checksum.
+    /// file of another format version, `Error::Foreign` when it holds another variant, rule
+    /// set or sector, `Error::Damaged` when it is truncated, extended or fails a checksum.
     pub fn open(
         path: &Path,
         variant: &Variant,
         sector: Sector,
         slots: u64,
     ) -> Result<SectorFile, Error> {
-        let corrupt = |why: String| Error::Corrupt {
-            path: path.to_path_buf(),
-            why,
-        };
-        // Checked before opening: opening a FIFO would block.
-        let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
-        if !meta.is_file() {
-            return Err(Error::io(
-                path,
-                std::io::Error::other(format!("is {}, not a sector file", kind_of(&meta))),
-            ));
-        }
-        let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
-        // Readers share; a process replacing a file in place would need it exclusively.
-        let _ = file.try_lock_shared();
-        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-        let mut head = vec![0u8; HEADER_SIZE.min(len) as usize];
-        file.read_exact(&mut head).map_err(|e| Error::io(path, e))?;
-        if head.len() < 12 || &head[..8] != MAGIC {
-            return Err(corrupt("not a morris sector file (bad magic)".into()));
-        }
-        let version = u32::from_le_bytes(head[8..12].try_into().unwrap());
-        let old_format = |found: u32| {
-            let folder = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-            let db = folder.parent().unwrap_or(Path::new("."));
-            Error::OldFormat {
-                path: path.to_path_buf(),
-                found,
-                expected: FORMAT_VERSION,
-                command: format!(
-                    "morris solve {} --db {}",
-                    variant.cli_options(),
-                    db.display()
-                ),
-                folder,
-            }
-        };
-        // Format 1 had another header; any other version is only trusted once the header
-        // checksum holds (a flipped byte there is damage, not a newer format).
-        if version == 1 {
-            return Err(old_format(version));
-        }
-        if len < HEADER_SIZE {
-            return Err(corrupt(format!(
-                "{len} bytes, shorter than the {HEADER_SIZE}-byte header"
-            )));
-        }
-        let stored = u64::from_le_bytes(head[HEADER_CHECKSUM_AT..].try_into().unwrap());
-        if xxh3_64(&head[..HEADER_CHECKSUM_AT]) != stored {
-            return Err(corrupt("header checksum mismatch".into()));
-        }
-        if version != FORMAT_VERSION {
-            return Err(old_format(version));
-        }
-        let header = decode_header(&head, stored).map_err(corrupt)?;
+        let (file, len, head) = read_head(path)?;
+        let header = check_head(path, &head, len, variant, sector)?;
         check_header(path, &header, variant, sector, slots)?;
-        let want = header.payload_offset() + header.payload_len();
-        if len != want {
-            return Err(corrupt(format!(
-                "{len} bytes, the header promises {want} (truncated or extended)"
-            )));
+        let expected = header.payload_offset() + header.payload_len();
+        if len != expected {
+            return Err(Error::damaged(path, Damage::Length { len, expected }));
         }
         // SAFETY: the map is read-only and private to this process; the files are written once
         // under a temporary name and renamed, never modified in place by this program. Another
@@ -145,7 +90,7 @@ impl SectorFile {
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
         let payload = header.payload_offset() as usize;
         if xxh3_64(&map[HEADER_SIZE as usize..payload]) != header.table_checksum {
-            return Err(corrupt("block table checksum mismatch".into()));
+            return Err(Error::damaged(path, Damage::TableChecksum));
         }
         let blocks = (0..header.block_count())
             .map(|_| AtomicU8::new(BLOCK_UNCHECKED))
@@ -222,14 +167,14 @@ impl SectorFile {
     /// The error of a damaged block, naming file, block and slots.
     pub fn block_error(&self, b: u64) -> Error {
         let per = self.header.block_size as u64 / self.header.cell_width as u64;
-        Error::Corrupt {
-            path: self.path.clone(),
-            why: format!(
-                "block {b} (slots {}..{}) fails its checksum",
-                b * per,
-                ((b + 1) * per).min(self.header.slots)
-            ),
-        }
+        Error::damaged(
+            &self.path,
+            Damage::Block {
+                block: b,
+                start: b * per,
+                end: ((b + 1) * per).min(self.header.slots),
+            },
+        )
     }
 
     /// The cell of `slot` (`None` for an unused slot), its block checked on first read.
@@ -297,6 +242,71 @@ impl SectorFile {
             u16::from_le_bytes([self.map[i], self.map[i + 1]])
         }
     }
+}
+
+/// Opens a regular file (refusing anything else before opening it: opening a FIFO would
+/// block) under a shared lock, and reads its length and its header region (less when shorter).
+fn read_head(path: &Path) -> Result<(File, u64, Vec<u8>), Error> {
+    let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(Error::io(
+            path,
+            std::io::Error::other(format!("is {}, not a sector file", kind_of(&meta))),
+        ));
+    }
+    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    // Readers share; a process replacing a file in place would need it exclusively.
+    let _ = file.try_lock_shared();
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    let mut head = vec![0u8; HEADER_SIZE.min(len) as usize];
+    file.read_exact(&mut head).map_err(|e| Error::io(path, e))?;
+    Ok((file, len, head))
+}
+
+/// The header of a file of `len` bytes whose header region is `head`: magic, version and
+/// checksum checked, then decoded.
+fn check_head(
+    path: &Path,
+    head: &[u8],
+    len: u64,
+    variant: &Variant,
+    sector: Sector,
+) -> Result<Header, Error> {
+    if head.len() < 12 || &head[..8] != MAGIC {
+        return Err(Error::damaged(path, Damage::NotASectorFile));
+    }
+    let version = u32::from_le_bytes(head[8..12].try_into().unwrap());
+    let old_format = |found: u32| {
+        let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        Error::OldFormat {
+            path: path.to_path_buf(),
+            found,
+            expected: FORMAT_VERSION,
+            missing: Box::new(Missing {
+                sector,
+                db: dir.parent().unwrap_or(Path::new(".")).to_path_buf(),
+                dir,
+                variant: variant.name().to_string(),
+                rules: variant.rules(),
+            }),
+        }
+    };
+    // Format 1 had another header; any other version is only trusted once the header
+    // checksum holds (a flipped byte there is damage, not a newer format).
+    if version == 1 {
+        return Err(old_format(version));
+    }
+    if len < HEADER_SIZE {
+        return Err(Error::damaged(path, Damage::ShortHeader { len }));
+    }
+    let stored = u64::from_le_bytes(head[HEADER_CHECKSUM_AT..].try_into().unwrap());
+    if xxh3_64(&head[..HEADER_CHECKSUM_AT]) != stored {
+        return Err(Error::damaged(path, Damage::HeaderChecksum));
+    }
+    if version != FORMAT_VERSION {
+        return Err(old_format(version));
+    }
+    decode_header(head, stored).map_err(|why| Error::damaged(path, Damage::Header(why)))
 }
 
 /// Checked cells of one region of a sector file (see [`SectorFile::row`]).

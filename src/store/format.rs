@@ -59,8 +59,8 @@ use std::path::Path;
 use bincode::{Decode, Encode};
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::error::Error;
-use crate::rules::{Flying, FullBoard, NoMove, Phases, Removal, RuleSwitch, Rules, Variant};
+use crate::error::{Damage, Error, Foreign};
+use crate::rules::{Flying, FullBoard, NoMove, Phases, Removal, RuleSwitch, Rules, Value, Variant};
 use crate::space::Sector;
 
 /// The file's first eight bytes.
@@ -117,6 +117,50 @@ impl SectorStats {
             raw_draw: self.raw_draw + other.raw_draw,
             max_depth: self.max_depth.max(other.max_depth),
         }
+    }
+
+    /// Counts one more position of `value` with `images` symmetric images.
+    #[inline]
+    pub fn add(&mut self, value: Value, images: u64) {
+        self.positions += 1;
+        self.raw_positions += images;
+        let (count, raw) = match value {
+            Value::Win(_) => (&mut self.win, &mut self.raw_win),
+            Value::Loss(_) => (&mut self.loss, &mut self.raw_loss),
+            Value::Draw => (&mut self.draw, &mut self.raw_draw),
+        };
+        *count += 1;
+        *raw += images;
+        self.max_depth = self.max_depth.max(value.depth().unwrap_or(0));
+    }
+
+    /// Whether the counts add up: wins, losses and draws make the positions, canonical and raw.
+    pub fn adds_up(&self) -> bool {
+        self.win
+            .checked_add(self.loss)
+            .and_then(|x| x.checked_add(self.draw))
+            == Some(self.positions)
+            && self
+                .raw_win
+                .checked_add(self.raw_loss)
+                .and_then(|x| x.checked_add(self.raw_draw))
+                == Some(self.raw_positions)
+    }
+
+    /// The counts on one line: `positions P (W/L/D), raw R (W/L/D), max depth M`.
+    pub fn summary(&self) -> String {
+        format!(
+            "positions {} ({}/{}/{} win/loss/draw), raw {} ({}/{}/{}), max depth {}",
+            self.positions,
+            self.win,
+            self.loss,
+            self.draw,
+            self.raw_positions,
+            self.raw_win,
+            self.raw_loss,
+            self.raw_draw,
+            self.max_depth
+        )
     }
 
     fn to_array(self) -> [u64; 8] {
@@ -406,40 +450,41 @@ pub(super) fn check_header(
     slots: u64,
 ) -> Result<(), Error> {
     let expected = Header::new(variant, sector, slots);
-    let mismatch = |why: String| {
-        Err(Error::Mismatch {
-            path: path.to_path_buf(),
-            why,
-        })
+    let foreign = if header.variant != expected.variant {
+        Foreign::Variant {
+            found: header.variant.clone(),
+            expected: expected.variant,
+        }
+    } else if header.rules != expected.rules || header.rule_set != expected.rule_set {
+        Foreign::RuleSet {
+            found: header.rule_set.clone(),
+            expected: expected.rule_set,
+        }
+    } else if header.lines != expected.lines {
+        Foreign::Board {
+            found: header.lines.clone(),
+            expected: expected.lines,
+        }
+    } else if header.sector != sector {
+        Foreign::Sector {
+            found: header.sector,
+            expected: sector,
+        }
+    } else if header.slots != slots {
+        return Err(Error::damaged(
+            path,
+            Damage::Slots {
+                found: header.slots,
+                expected: slots,
+            },
+        ));
+    } else {
+        return Ok(());
     };
-    if header.variant != expected.variant {
-        return mismatch(format!(
-            "holds variant {}, not {}",
-            header.variant, expected.variant
-        ));
-    }
-    if header.rules != expected.rules || header.rule_set != expected.rule_set {
-        return mismatch(format!(
-            "holds rule set {}, not {} (pass the rule options the database was built with)",
-            header.rule_set, expected.rule_set
-        ));
-    }
-    if header.lines != expected.lines {
-        return mismatch(format!(
-            "holds a board with lines {:?}, not {:?}",
-            header.lines, expected.lines
-        ));
-    }
-    if header.sector != sector {
-        return mismatch(format!("holds sector {}, not {sector}", header.sector));
-    }
-    if header.slots != slots {
-        return Err(Error::Corrupt {
-            path: path.to_path_buf(),
-            why: format!("{} slots, the index of {sector} has {slots}", header.slots),
-        });
-    }
-    Ok(())
+    Err(Error::Foreign {
+        path: path.to_path_buf(),
+        foreign,
+    })
 }
 
 #[cfg(test)]

@@ -8,10 +8,10 @@ mod lock;
 mod write;
 
 pub use codec::Cell;
-pub(crate) use codec::{decode_code, encode_cell, max_depth_for_width};
+pub(crate) use codec::{encode_cell, width_for_depth, Key, Keys, Proved};
 #[cfg(test)]
 pub(crate) use db::scratch;
-pub use db::Database;
+pub use db::{rule_set_folder, Database};
 pub use file::{Row, SectorFile};
 pub use format::{
     Header, SectorStats, BLOCK_SIZE, FORMAT_VERSION, HEADER_SIZE, INDEX_LAYOUT, MAGIC,

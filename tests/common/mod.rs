@@ -133,7 +133,9 @@ pub fn output_text(o: &Output) -> String {
 
 /// The rule-set folder of `variant` (default rules) under a database folder.
 pub fn rule_dir(db: &std::path::Path, variant: &str) -> std::path::PathBuf {
-    db.join(Variant::by_name(variant).unwrap().rule_set_name())
+    db.join(morris::store::rule_set_folder(
+        &Variant::by_name(variant).unwrap(),
+    ))
 }
 
 /// Where a sector file's payload starts (the header's field at offset 288).

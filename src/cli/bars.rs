@@ -1,0 +1,169 @@
+//! Progress bars (indicatif) and log lines on standard error, from the library's reports.
+
+use std::io::{self, Write};
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use morris::{Progress, Sector, UnitTimes, WorkUnit};
+
+/// A bar style from an indicatif template.
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("the templates are valid")
+        .progress_chars("=> ")
+}
+
+/// Standard error, or nothing when quiet.
+fn target(quiet: bool) -> ProgressDrawTarget {
+    if quiet {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    }
+}
+
+/// Writes a log line above the bars; bars are hidden when standard error is not a terminal,
+/// and a long run's log still gets its lines.
+fn log(bar_hidden: bool, println: impl FnOnce(&str) -> io::Result<()>, line: &str) {
+    if bar_hidden {
+        let _ = writeln!(io::stderr(), "{line}");
+    } else {
+        let _ = println(line);
+    }
+}
+
+/// The bars of `solve`: the whole run's units, and the current unit's phases.
+pub struct SolveBars {
+    multi: MultiProgress,
+    overall: ProgressBar,
+    /// The current unit's phase.
+    pub phase: ProgressBar,
+    quiet: bool,
+}
+
+impl SolveBars {
+    /// Bars for a run of `units` work units; drawn nowhere when `quiet`.
+    pub fn new(units: usize, quiet: bool) -> SolveBars {
+        let multi = MultiProgress::with_draw_target(target(quiet));
+        let overall = multi.add(ProgressBar::new(units as u64));
+        overall.set_style(style(
+            "{prefix:>6} [{bar:30}] {pos}/{len} units {elapsed_precise} {msg}",
+        ));
+        overall.set_prefix("solve");
+        let phase = multi.add(ProgressBar::new(0));
+        phase.set_style(style("{prefix:>6} [{bar:30}] {pos}/{len} {msg} ({eta})"));
+        phase.set_prefix("unit");
+        SolveBars {
+            multi,
+            overall,
+            phase,
+            quiet,
+        }
+    }
+
+    /// Clears the bars at the end of the run.
+    pub fn finish(&self) {
+        self.phase.finish_and_clear();
+        self.overall.finish_and_clear();
+    }
+}
+
+impl Progress for SolveBars {
+    fn unit(&self, unit: &WorkUnit, number: usize, count: usize, _done: bool) {
+        self.overall.set_length(count as u64);
+        self.overall.set_position(number as u64);
+        self.overall.set_message(unit.to_string());
+    }
+    fn unit_solved(&self, unit: &WorkUnit, t: &UnitTimes) {
+        self.overall.inc(1);
+        if !self.quiet {
+            log(
+                self.multi.is_hidden(),
+                |l| self.multi.println(l),
+                &solved_line(unit, t),
+            );
+        }
+    }
+    fn phase(&self, name: &str, total: u64) {
+        if self.phase.message() != name {
+            self.phase.set_position(0);
+            self.phase.set_message(name.to_string());
+        }
+        self.phase.set_length(total);
+    }
+    fn advance(&self, n: u64) {
+        self.phase.inc(n);
+    }
+}
+
+/// The log line of a solved unit; `solve --unit-times` reads it back.
+pub fn solved_line(unit: &WorkUnit, t: &UnitTimes) -> String {
+    let mut line = format!(
+        "solved {unit} ({} slots) in {:.2?}: children {:.2?}, {} levels {:.2?}, writing {:.2?}",
+        t.slots,
+        t.total(),
+        t.init,
+        t.levels,
+        t.retrograde,
+        t.write
+    );
+    if !t.verify.is_zero() {
+        line += &format!(", verify {:.2?}", t.verify);
+    }
+    line
+}
+
+/// The bar of `verify` and `check`, and a log line per sector proved unless quiet.
+pub struct CheckBar {
+    /// The bar.
+    pub bar: ProgressBar,
+    quiet: bool,
+}
+
+impl CheckBar {
+    /// A bar of `length` steps with the `name` of the command (`verify`, `check`).
+    pub fn new(name: &str, unit: &str, length: u64, quiet: bool) -> CheckBar {
+        let bar = ProgressBar::with_draw_target(Some(length), target(quiet));
+        bar.set_style(style(&format!(
+            "{name:<6} [{{bar:30}}] {{pos}}/{{len}}{unit} {{msg}} ({{eta}})"
+        )));
+        CheckBar { bar, quiet }
+    }
+}
+
+impl Progress for CheckBar {
+    fn phase(&self, name: &str, total: u64) {
+        self.bar.set_position(0);
+        self.bar.set_length(total);
+        self.bar.set_message(name.to_string());
+    }
+    fn advance(&self, n: u64) {
+        self.bar.inc(n);
+    }
+    fn sector_checked(
+        &self,
+        sector: Sector,
+        positions: u64,
+        children: u64,
+        faults: u64,
+        time: std::time::Duration,
+    ) {
+        if self.quiet {
+            return;
+        }
+        let found = match faults {
+            0 => "sound".to_string(),
+            n => format!("{n} faults"),
+        };
+        let line = format!(
+            "sector {sector}: {positions} positions, {children} child values in {time:.2?}, {found}"
+        );
+        log(
+            self.bar.is_hidden(),
+            |l| {
+                self.bar.println(l);
+                Ok(())
+            },
+            &line,
+        );
+    }
+}

@@ -1,0 +1,56 @@
+//! The database folder a subcommand reads or writes, and the sectors it looks at.
+
+use std::path::Path;
+
+use morris::{Database, Sector, Variant};
+
+use super::output::{bad_input, solve_command, Failure};
+
+/// The database of `variant` under the folder `dir` given as `--db`; a `dir` that exists and
+/// is not a folder is refused at once, for every command.
+pub fn database(dir: &Path, variant: &Variant) -> Result<Database, Failure> {
+    if let Ok(meta) = std::fs::metadata(dir) {
+        if !meta.is_dir() {
+            return Err(bad_input(format!(
+                "--db {}: not a folder (a database is a folder with a subfolder per variant and rule set)",
+                dir.display()
+            )));
+        }
+    }
+    Ok(Database::new(dir, variant)?)
+}
+
+/// The failure of a command that found no sector of the rule set at all, with the `solve`
+/// that makes some.
+pub fn nothing_solved(db: &Database) -> Failure {
+    let missing = db.missing(Sector::start(db.variant()));
+    let command = match missing.missing() {
+        Some(m) => solve_command(m, false),
+        None => unreachable!("a missing sector's error says what is missing"),
+    };
+    bad_input(format!(
+        "no solved sectors of {} in {}; run `{command}`",
+        db.variant().name(),
+        db.dir().display()
+    ))
+}
+
+/// The sectors `verify` and `check` look at: the one named, or every file present.
+///
+/// # Errors
+/// A malformed or impossible sector; no sector files at all (with the command that solves
+/// them).
+pub fn sectors_to_check(db: &Database, sector: Option<&str>) -> Result<Vec<Sector>, Failure> {
+    let sectors = match sector {
+        Some(text) => {
+            let s: Sector = text.parse()?;
+            s.check(db.variant())?;
+            vec![s]
+        }
+        None => db.present(),
+    };
+    if sectors.is_empty() {
+        return Err(nothing_solved(db));
+    }
+    Ok(sectors)
+}

@@ -1,0 +1,67 @@
+//! `morris moves` and `morris perft`: the legal moves of a position, and move sequences counted.
+
+use std::process::ExitCode;
+
+use morris::rules::{generate, perft, play};
+use morris::{Color, Move, Position, Variant};
+
+use super::output::{for_each_position, Failure};
+
+/// `morris moves`.
+pub fn moves(variant: &Variant, json: bool, position: &str) -> Result<ExitCode, Failure> {
+    for_each_position(
+        variant,
+        position,
+        |e| format!("error: {e}"),
+        |pos, _| Ok(moves_line(variant, pos, json)),
+    )
+}
+
+/// `morris perft`.
+pub fn perft_command(
+    variant: &Variant,
+    depth: u32,
+    divide: bool,
+    position: Option<String>,
+) -> Result<ExitCode, Failure> {
+    let position =
+        position.unwrap_or_else(|| Position::start(variant).to_notation(variant, Color::White));
+    for_each_position(
+        variant,
+        &position,
+        |e| format!("error: {e}"),
+        |pos, _| {
+            let mut out = String::new();
+            if divide {
+                for mv in sorted_moves(variant, pos) {
+                    let n = perft(variant, &play(pos, mv.1), depth.saturating_sub(1));
+                    out.push_str(&format!("{} {n}\n", mv.0));
+                }
+            }
+            out.push_str(&perft(variant, pos, depth).to_string());
+            Ok(out)
+        },
+    )
+}
+
+/// The legal moves with their notation, sorted by notation.
+fn sorted_moves(variant: &Variant, pos: &Position) -> Vec<(String, Move)> {
+    let mut moves: Vec<_> = generate(variant, pos)
+        .iter()
+        .map(|&m| (m.to_notation(variant.board()), m))
+        .collect();
+    moves.sort();
+    moves
+}
+
+fn moves_line(variant: &Variant, pos: &Position, json: bool) -> String {
+    let names: Vec<String> = sorted_moves(variant, pos)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    if json {
+        serde_json::to_string(&names).expect("strings serialize")
+    } else {
+        names.join(" ")
+    }
+}

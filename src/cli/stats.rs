@@ -1,0 +1,66 @@
+//! `morris stats`: every solved sector's counts, from the file headers.
+
+use std::process::ExitCode;
+
+use morris::query::wire::{self, StatsJson};
+use morris::solve::start_value;
+use morris::{SectorStats, Variant};
+
+use super::output::{describe_start, Failure, Out};
+
+/// `morris stats`.
+pub fn stats(variant: &Variant, dir: &std::path::Path, json: bool) -> Result<ExitCode, Failure> {
+    let db = super::folder::database(dir, variant)?;
+    if db.present().is_empty() {
+        return Err(super::folder::nothing_solved(&db));
+    }
+    let mut out = Out::new();
+    if json {
+        out.line(wire::json(&StatsJson::read(&db)?))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut rows = Vec::new();
+    for s in db.present() {
+        rows.push((s.to_string(), db.sector(s)?.header().stats));
+    }
+    out.line(format_args!(
+        "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
+        "sector",
+        "positions",
+        "win",
+        "loss",
+        "draw",
+        "raw positions",
+        "raw win",
+        "raw loss",
+        "raw draw",
+        "depth"
+    ))?;
+    let row = |out: &mut Out, name: &str, s: &SectorStats| {
+        out.line(format_args!(
+            "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",
+            name,
+            s.positions,
+            s.win,
+            s.loss,
+            s.draw,
+            s.raw_positions,
+            s.raw_win,
+            s.raw_loss,
+            s.raw_draw,
+            s.max_depth
+        ))
+    };
+    for (name, stats) in &rows {
+        row(&mut out, name, stats)?;
+    }
+    let total = rows
+        .iter()
+        .fold(SectorStats::default(), |t, r| t.merge(r.1));
+    row(&mut out, "total", &total)?;
+    match start_value(&db) {
+        Some(v) => out.line(format_args!("start position: {}", describe_start(v)))?,
+        None => out.line("start position: not solved")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,63 @@
+//! `morris verify`: the proof of a database, with a line per fault and advice for missing files.
+
+use std::process::ExitCode;
+
+use morris::verify::verify_with;
+use morris::Variant;
+
+use super::args::VerifyArgs;
+use super::bars::CheckBar;
+use super::output::{solve_command, Failure, Out, EXIT_FAILURE};
+
+/// `morris verify`.
+pub fn verify(variant: &Variant, args: &VerifyArgs) -> Result<ExitCode, Failure> {
+    let db = super::folder::database(&args.db, variant)?;
+    let sectors = super::folder::sectors_to_check(&db, args.sector.as_deref())?;
+    let bar = CheckBar::new("verify", "", 0, args.quiet);
+    let report = verify_with(&db, &sectors, args.max_faults, args.resume, &bar);
+    bar.bar.finish_and_clear();
+    let mut out = Out::new();
+    for f in &report.faults {
+        out.line(format_args!("FAULT {f}"))?;
+    }
+    if report.fault_count > report.faults.len() as u64 {
+        out.line(format_args!(
+            "... and {} more faults",
+            report.fault_count - report.faults.len() as u64
+        ))?;
+    }
+    let mut missing: Vec<_> = report.faults.iter().filter_map(|f| f.missing).collect();
+    missing.sort();
+    missing.dedup();
+    for s in missing {
+        let m = db.missing(s);
+        if let Some(m) = m.missing() {
+            out.line(format_args!(
+                "sector {s} is missing; solve it with `{}`",
+                solve_command(m, true)
+            ))?;
+        }
+    }
+    if report.skipped > 0 {
+        out.line(format_args!(
+            "{} sectors proved before (their proof records match the files) were not recomputed",
+            report.skipped
+        ))?;
+    }
+    out.line(format_args!(
+        "checked {} sectors, {} positions, {} child values: {}",
+        report.sectors,
+        report.positions,
+        report.children,
+        if report.fault_count == 0 {
+            "all hold".to_string()
+        } else {
+            format!("{} faults", report.fault_count)
+        }
+    ))?;
+    Ok(if report.fault_count == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_FAILURE)
+    })
+}

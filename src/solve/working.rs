@@ -1,0 +1,284 @@
+//! The working state of a work unit being solved: a 16-bit state and an 8-bit counter per
+//! position of each of its sectors, with marks of the levels at which positions are pending.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Limit};
+use crate::kernel::AtomicArray;
+use crate::rules::Position;
+use crate::space::{Entry, Sector, SectorIndex, WorkUnit};
+use crate::store::{Database, SectorFile};
+
+// Working states of a position (16 bits).
+pub(super) const MAX_LEVEL: u32 = 0x3FFF;
+/// 0..=MAX_LEVEL: final depth.
+pub(super) const UNRESOLVED: u16 = 0x4000; // | (1 + deepest winning child outside the unit), or 0
+pub(super) const PENDING: u16 = 0x8000; // | depth at which it becomes final
+pub(super) const UNUSED: u16 = 0xFFFF;
+
+/// The working state of a position of `sector` final at `depth`.
+pub(super) fn pending(sector: Sector, depth: u32) -> Result<u16, Error> {
+    if depth > MAX_LEVEL {
+        return Err(Error::Limit {
+            sector,
+            limit: Limit::Depth {
+                depth,
+                max: MAX_LEVEL,
+            },
+        });
+    }
+    Ok(PENDING | depth as u16)
+}
+
+/// A move led into `sector`, which the unit neither holds nor depends on.
+pub(super) fn not_a_dependency(sector: Sector) -> Error {
+    Error::Limit {
+        sector,
+        limit: Limit::NotADependency { child: sector },
+    }
+}
+
+#[inline]
+pub(super) fn is_unresolved(s: u16) -> bool {
+    s & 0xC000 == UNRESOLVED
+}
+
+#[inline]
+pub(super) fn is_pending(s: u16) -> bool {
+    s & 0xC000 == PENDING && s != UNUSED
+}
+
+pub(super) const CHUNK: usize = 1 << 14;
+
+/// Slots per block of level marks: a level scans a block only when one of its positions
+/// may be pending at that level. Deep in a large unit only a few positions are pending at
+/// each level, and scanning every state at every level costs more than resolving them.
+pub(super) const MARK_BLOCK: usize = 1 << 10;
+/// Levels told apart by the marks of a block (one bit each, the level modulo this); a
+/// level that shares a bit only scans a block for nothing.
+pub(super) const MARK_LEVELS: u32 = 256;
+pub(super) const MARK_WORDS: usize = MARK_LEVELS as usize / 64;
+
+/// One sector of the unit being solved.
+pub(super) struct WorkingSector {
+    /// The sector.
+    pub(super) sector: Sector,
+    /// The layout of the working state: the sector's own index, or, for the second sector of
+    /// a twin unit (`b-a` with `a-b`), its twin's, each position kept at the slot of its
+    /// [`Position::flipped`] image. The predecessors of a row of positions of `a-b` (one
+    /// mover set `M`) are positions of `b-a` with opponent set `M`, so in this layout they
+    /// fill one row, and those of a row of `b-a` fill the few rows of the sets `M` reaches by
+    /// one move: the levels touch rows that stay in the cache instead of lines anywhere in
+    /// gigabytes. Transposed to the sector's own order before writing.
+    pub(super) index: SectorIndex,
+    pub(super) flipped: bool,
+    pub(super) state: AtomicArray<AtomicU16>,
+    pub(super) counter: AtomicArray<AtomicU8>,
+    /// Per block of [`MARK_BLOCK`] slots, the levels at which a position of it was made
+    /// pending (cyclic units only; empty otherwise).
+    pub(super) marks: Vec<AtomicU64>,
+}
+
+impl WorkingSector {
+    /// Notes that the position in `slot` is pending at `depth`.
+    #[inline]
+    pub(super) fn mark(&self, slot: usize, depth: u32) {
+        let bit = depth % MARK_LEVELS;
+        if let Some(w) = self
+            .marks
+            .get(slot / MARK_BLOCK * MARK_WORDS + bit as usize / 64)
+        {
+            let m = 1u64 << (bit % 64);
+            // Mostly set already: a load keeps the line shared.
+            if w.load(Relaxed) & m == 0 {
+                w.fetch_or(m, Relaxed);
+            }
+        }
+    }
+
+    /// Whether a position of block `block` may be pending at `level`.
+    #[inline]
+    pub(super) fn marked(&self, block: usize, level: u32) -> bool {
+        let bit = level % MARK_LEVELS;
+        self.marks[block * MARK_WORDS + bit as usize / 64].load(Relaxed) & 1u64 << (bit % 64) != 0
+    }
+
+    /// A position of this part's sector as the layout's index holds it, and back (flipping
+    /// is its own inverse).
+    #[inline]
+    pub(super) fn layout_image(&self, pos: Position) -> Position {
+        if self.flipped {
+            pos.flipped()
+        } else {
+            pos
+        }
+    }
+
+    /// The slot of `pos`, a position of this part's sector.
+    #[inline]
+    pub(super) fn slot(&self, pos: &Position) -> u64 {
+        self.index.index(&self.layout_image(*pos))
+    }
+
+    /// [`WorkingSector::slot`] with the table entry of `pos`'s mover already loaded.
+    #[inline]
+    pub(super) fn slot_with(&self, pos: &Position, mover: Entry) -> u64 {
+        if self.flipped {
+            self.index.index(&pos.flipped())
+        } else {
+            self.index.index_with(pos, mover)
+        }
+    }
+
+    /// The position in `slot` (one of its symmetric images), or `None` for an unused slot.
+    #[inline]
+    pub(super) fn position(&self, slot: u64) -> Option<Position> {
+        self.index.position(slot).map(|p| self.layout_image(p))
+    }
+}
+
+/// A solved sector a unit's moves lead into.
+pub(super) struct ChildFile {
+    pub(super) sector: Sector,
+    pub(super) index: SectorIndex,
+    pub(super) file: Arc<SectorFile>,
+}
+
+pub(super) struct WorkingUnit<'a> {
+    pub(super) db: &'a Database,
+    pub(super) parts: Vec<WorkingSector>,
+    pub(super) children: Vec<ChildFile>,
+    pub(super) max_pending: AtomicU32,
+    pub(super) error: Mutex<Option<Error>>,
+    /// Whether a predecessor whose move removed a piece can lie in the unit. It cannot when
+    /// every sector keeps its piece counts (a removal leaves the unit for good, as in every
+    /// cyclic unit of the separate-phase games), and then resolving skips generating them.
+    pub(super) unremovals: bool,
+}
+
+impl<'a> WorkingUnit<'a> {
+    /// The working state of `unit`, its sectors' children opened, before initialisation.
+    pub(super) fn new(db: &'a Database, unit: &WorkUnit) -> Result<WorkingUnit<'a>, Error> {
+        let mut parts: Vec<WorkingSector> = Vec::new();
+        for &s in &unit.sectors {
+            let twin = parts.iter().find(|p| !p.flipped && p.sector == s.flipped());
+            let (index, flipped) = match twin {
+                Some(t) if unit.cyclic && s != t.sector => (t.index.clone(), true),
+                _ => (db.index(s), false),
+            };
+            let n = index.size() as usize;
+            // Forward units count no children inside the unit.
+            let counted = if unit.cyclic { n } else { 0 };
+            let state = AtomicArray::<AtomicU16>::zeroed(n)?;
+            state
+                .par_iter()
+                .with_min_len(CHUNK)
+                .for_each(|x| x.store(UNUSED, Relaxed));
+            parts.push(WorkingSector {
+                sector: s,
+                index,
+                flipped,
+                state,
+                counter: AtomicArray::zeroed(counted)?,
+                marks: if unit.cyclic {
+                    (0..n.div_ceil(MARK_BLOCK) * MARK_WORDS)
+                        .map(|_| AtomicU64::new(0))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+            });
+        }
+        let mut children = Vec::new();
+        for &s in &unit.sectors {
+            for c in s.successors(db.variant()) {
+                if !unit.sectors.contains(&c) && !children.iter().any(|x: &ChildFile| x.sector == c)
+                {
+                    children.push(ChildFile {
+                        sector: c,
+                        index: db.index(c),
+                        file: db.sector(c)?,
+                    });
+                }
+            }
+        }
+        // A removal takes a piece from the side that moves next, so it leads to a sector whose
+        // mover has fewer pieces than the parent's opponent; un-removals matter only when such
+        // a move stays in the unit.
+        let pieces = |on_board: u8, in_hand: u8| on_board as u32 + in_hand as u32;
+        let unremovals = unit.sectors.iter().any(|a| {
+            a.successors(db.variant()).iter().any(|c| {
+                unit.sectors.contains(c)
+                    && pieces(c.mover, c.mover_hand) < pieces(a.opponent, a.opponent_hand)
+            })
+        });
+        Ok(WorkingUnit {
+            db,
+            parts,
+            children,
+            max_pending: AtomicU32::new(0),
+            error: Mutex::new(None),
+            unremovals,
+        })
+    }
+
+    #[inline]
+    /// The solved sector `sector` among those the unit reads.
+    pub(super) fn child(&self, sector: Sector) -> Option<&ChildFile> {
+        self.children.iter().find(|c| c.sector == sector)
+    }
+
+    #[inline]
+    pub(super) fn part_of(&self, sector: Sector) -> Option<usize> {
+        self.parts.iter().position(|p| p.sector == sector)
+    }
+
+    pub(super) fn fail(&self, e: Error) {
+        self.error.lock().unwrap().get_or_insert(e);
+    }
+
+    #[inline]
+    pub(super) fn set_pending(&self, part: usize, slot: usize, depth: u32, from: u16) -> bool {
+        let ok = self.parts[part].state[slot]
+            .compare_exchange(from, PENDING | depth as u16, Relaxed, Relaxed)
+            .is_ok();
+        if ok {
+            self.parts[part].mark(slot, depth);
+            self.raise_max_pending(depth);
+        }
+        ok
+    }
+
+    /// Records a pending depth; the shared maximum is written only when it grows, so that
+    /// threads do not take its cache line from each other on every position.
+    #[inline]
+    pub(super) fn raise_max_pending(&self, depth: u32) {
+        if depth > self.max_pending.load(Relaxed) {
+            self.max_pending.fetch_max(depth, Relaxed);
+        }
+    }
+
+    pub(super) fn take_error(&self) -> Result<(), Error> {
+        match self.error.lock().unwrap().take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The chunks of all parts, for parallel iteration.
+pub(super) fn chunks(parts: &[WorkingSector]) -> Vec<(usize, usize, usize)> {
+    let mut out = Vec::new();
+    for (k, p) in parts.iter().enumerate() {
+        let n = p.state.len();
+        let mut start = 0;
+        while start < n {
+            out.push((k, start, (start + CHUNK).min(n)));
+            start += CHUNK;
+        }
+    }
+    out
+}

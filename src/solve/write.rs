@@ -1,0 +1,131 @@
+//! Writing a solved unit: the final values, a twin's transposed to its own slot order, with
+//! the sector's statistics.
+
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::working::{is_pending, is_unresolved, WorkingSector, CHUNK, PENDING, UNUSED};
+use crate::error::Error;
+use crate::kernel::{prefetch, AtomicArray};
+use crate::progress::Progress;
+use crate::rules::Value;
+use crate::store::{encode_cell, width_for_depth, write_sector, Database, Header, SectorStats};
+
+impl WorkingSector {
+    /// The final states in the sector's own slot order, for writing: a twin's transposed, the
+    /// counters (no longer needed) freed first.
+    pub(super) fn for_writing(self, db: &Database) -> Result<WorkingSector, Error> {
+        let WorkingSector {
+            sector,
+            index,
+            flipped,
+            state: working,
+            counter,
+            ..
+        } = self;
+        drop(counter);
+        if !flipped {
+            return Ok(WorkingSector {
+                sector,
+                index,
+                flipped,
+                state: working,
+                counter: AtomicArray::zeroed(0)?,
+                marks: Vec::new(),
+            });
+        }
+        let own = db.index(sector);
+        let state = AtomicArray::<AtomicU16>::zeroed(own.size() as usize)?;
+        let n = own.size();
+        let starts: Vec<u64> = (0..n).step_by(CHUNK).collect();
+        starts.par_iter().for_each(|&a| {
+            let b = (a + CHUNK as u64).min(n);
+            // One position ahead, so that its stored line is on its way.
+            let mut previous: Option<(u64, usize)> = None;
+            own.for_each_slot(a, b, |slot, pos| {
+                let from = pos.map(|p| index.index(&p.flipped()) as usize);
+                if let Some(j) = from {
+                    prefetch(&working[j]);
+                } else {
+                    state[slot as usize].store(UNUSED, Relaxed);
+                }
+                if let Some((s, j)) = previous.take() {
+                    state[s as usize].store(working[j].load(Relaxed), Relaxed);
+                }
+                previous = from.map(|j| (slot, j));
+            });
+            if let Some((s, j)) = previous {
+                state[s as usize].store(working[j].load(Relaxed), Relaxed);
+            }
+        });
+        Ok(WorkingSector {
+            sector,
+            index: own,
+            flipped: false,
+            state,
+            counter: AtomicArray::zeroed(0)?,
+            marks: Vec::new(),
+        })
+    }
+}
+
+/// The final value of a working state once the levels are done.
+#[inline]
+pub(super) fn final_cell(s: u16) -> Option<Value> {
+    match s {
+        UNUSED => None,
+        s if is_pending(s) => Some(Value::from_depth((s & !PENDING) as u32)),
+        s if is_unresolved(s) => Some(Value::Draw),
+        s => Some(Value::from_depth(s as u32)),
+    }
+}
+
+pub(super) fn write_part(
+    db: &Database,
+    part: &WorkingSector,
+    progress: &dyn Progress,
+) -> Result<(), Error> {
+    let index = &part.index;
+    let n = part.state.len();
+    let stats = (0..n)
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .fold(SectorStats::default, |mut st, slot| {
+            if let Some(value) = final_cell(part.state[slot].load(Relaxed)) {
+                let slot = slot as u64;
+                let images = if index.free_orbit(slot) {
+                    index.group_size()
+                } else {
+                    index.images(&index.position(slot).unwrap())
+                };
+                st.add(value, images);
+            }
+            st
+        })
+        .reduce(SectorStats::default, SectorStats::merge);
+    let mut header = Header::new(db.variant(), part.sector, n as u64);
+    header.cell_width = width_for_depth(stats.max_depth);
+    header.stats = stats;
+    let width = header.cell_width;
+    fs_create_dir(db)?;
+    let w = width as usize;
+    write_sector(&db.path(part.sector), &mut header, |a, b, out| {
+        out.par_chunks_mut(CHUNK * w)
+            .enumerate()
+            .for_each(|(i, chunk)| {
+                let first = a as usize + i * CHUNK;
+                for (j, cell) in chunk.chunks_exact_mut(w).enumerate() {
+                    encode_cell(final_cell(part.state[first + j].load(Relaxed)), cell);
+                }
+            });
+        progress.advance(b - a);
+    })
+}
+
+pub(super) fn fs_create_dir(db: &Database) -> Result<(), Error> {
+    std::fs::create_dir_all(db.dir()).map_err(|e| Error::Io {
+        path: db.dir().to_path_buf(),
+        cause: e,
+    })
+}
