@@ -55,7 +55,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0u64;
             for p in &positions {
-                for_each_unmove(&v, black_box(p), |q, _| n += q.mover.0 as u64 & 1);
+                for_each_unmove(&v, black_box(p), |q, _| n += q.mover.bits() as u64 & 1);
             }
             n
         })

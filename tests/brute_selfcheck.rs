@@ -202,8 +202,8 @@ fn check_domain_membership(v: &Variant, bf: &BruteForce) {
             for mover_hand in 0..=pieces {
                 for opponent_hand in 0..=pieces {
                     let p = Position {
-                        mover: PointSet(mover),
-                        opponent: PointSet(opponent),
+                        mover: PointSet::from_bits(mover),
+                        opponent: PointSet::from_bits(opponent),
                         mover_hand,
                         opponent_hand,
                     };

@@ -178,7 +178,7 @@ fn format_document_worked_example() {
     let nine = Variant::by_name("nine").unwrap();
     let (pos, turn) = Position::parse(&nine, ".WW/.../.B./B....B/.../.../..W b 0 0").unwrap();
     assert_eq!(turn, Color::Black);
-    assert_eq!((pos.mover.0, pos.opponent.0), (17024, 8388614));
+    assert_eq!((pos.mover.bits(), pos.opponent.bits()), (17024, 8388614));
     let sector = Sector::of(&pos);
     assert_eq!(sector.to_string(), "3-3-0-0");
     let orbits = Arc::new(Orbits::new(&nine));
@@ -188,7 +188,10 @@ fn format_document_worked_example() {
     let slot = index.index(&pos);
     let canonical = index.position(slot).unwrap();
     assert_eq!(slot, 96 * 1330 + 240);
-    assert_eq!((canonical.mover.0, canonical.opponent.0), (6146, 32960));
+    assert_eq!(
+        (canonical.mover.bits(), canonical.opponent.bits()),
+        (6146, 32960)
+    );
     assert_eq!(
         canonical.to_notation(&nine, Color::Black),
         ".B./.../WW./..BB../W../.../... b 0 0"

@@ -548,8 +548,8 @@ fn every_position(v: &Variant) -> Vec<Position> {
             for m in 0..=p {
                 for o in 0..=p {
                     let pos = Position {
-                        mover: PointSet(mover),
-                        opponent: PointSet(opp),
+                        mover: PointSet::from_bits(mover),
+                        opponent: PointSet::from_bits(opp),
                         mover_hand: m,
                         opponent_hand: o,
                     };

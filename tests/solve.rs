@@ -99,7 +99,7 @@ fn burnside(v: &Variant, w: usize, b: usize) -> u64 {
             let mut p = start;
             while !seen[p] {
                 seen[p] = true;
-                p = s.map(morris::Point(p as u8)).index();
+                p = s.map(morris::Point::new(p as u8)).index();
                 len += 1;
             }
             if len > 0 {

@@ -301,9 +301,12 @@ pub struct VariantJson {
     pub rule_sets: Vec<RuleSetJson>,
 }
 
-/// `GET /api/variants`: every variant of which the folder holds something.
+/// `GET /api/variants`: every variant of which the folder holds something, and the rule
+/// switches (names, values, help) that select a rule set.
 #[derive(Clone, Debug, Serialize)]
 pub struct VariantsJson {
+    /// The rule switches, in command-line order ([`crate::rules::SWITCHES`]).
+    pub switches: &'static [crate::rules::Switch],
     /// The variants, in the order of `morris variants`.
     pub variants: Vec<VariantJson>,
 }

@@ -47,7 +47,7 @@ impl Board {
                 coords.len()
             )));
         }
-        let point_of = |c: (u8, u8)| Point(coords.iter().position(|&x| x == c).unwrap() as u8);
+        let point_of = |c: (u8, u8)| Point::new(coords.iter().position(|&x| x == c).unwrap() as u8);
         let lines: Vec<Vec<Point>> = coord_lines
             .iter()
             .map(|l| l.iter().map(|&c| point_of(c)).collect())
@@ -58,15 +58,15 @@ impl Board {
                 mills
                     .iter()
                     .copied()
-                    .filter(|m| m.contains(Point(p as u8)))
+                    .filter(|m| m.contains(Point::new(p as u8)))
                     .collect()
             })
             .collect();
         let mut ranks: Vec<Vec<Point>> = Vec::new();
         for (i, &(_, r)) in coords.iter().enumerate() {
             match ranks.last_mut() {
-                Some(rank) if coords[rank[0].index()].1 == r => rank.push(Point(i as u8)),
-                _ => ranks.push(vec![Point(i as u8)]),
+                Some(rank) if coords[rank[0].index()].1 == r => rank.push(Point::new(i as u8)),
+                _ => ranks.push(vec![Point::new(i as u8)]),
             }
         }
         let names = coords.iter().map(|&c| coord_name(c)).collect();
@@ -172,7 +172,7 @@ impl Board {
         self.names
             .iter()
             .position(|n| n == name)
-            .map(|i| Point(i as u8))
+            .map(|i| Point::new(i as u8))
     }
 }
 

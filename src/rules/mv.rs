@@ -22,7 +22,7 @@ impl Move {
     pub const fn place(to: Point) -> Move {
         Move {
             from: NONE,
-            to: to.0,
+            to: to.index() as u8,
             remove: NONE,
         }
     }
@@ -31,8 +31,8 @@ impl Move {
     #[inline]
     pub const fn shift(from: Point, to: Point) -> Move {
         Move {
-            from: from.0,
-            to: to.0,
+            from: from.index() as u8,
+            to: to.index() as u8,
             remove: NONE,
         }
     }
@@ -41,7 +41,7 @@ impl Move {
     #[inline]
     pub const fn removing(self, p: Point) -> Move {
         Move {
-            remove: p.0,
+            remove: p.index() as u8,
             ..self
         }
     }
@@ -49,19 +49,19 @@ impl Move {
     /// The point left, or `None` for a placement.
     #[inline]
     pub fn from(self) -> Option<Point> {
-        (self.from != NONE).then_some(Point(self.from))
+        (self.from != NONE).then_some(Point::new(self.from))
     }
 
     /// The point placed on or moved to.
     #[inline]
     pub fn to(self) -> Point {
-        Point(self.to)
+        Point::new(self.to)
     }
 
     /// The opponent's point emptied by a mill, if any.
     #[inline]
     pub fn removed(self) -> Option<Point> {
-        (self.remove != NONE).then_some(Point(self.remove))
+        (self.remove != NONE).then_some(Point::new(self.remove))
     }
 
     /// The move in notation: `d7`, `a1-a4`, `d7xg7`, `a1-a4xg7`.

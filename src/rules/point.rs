@@ -8,7 +8,7 @@ pub const MAX_POINTS: usize = 32;
 
 /// One place on the board, numbered in notation order (top rank first, left to right).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Point(pub u8);
+pub struct Point(u8);
 
 impl Point {
     /// The point numbered `n` (from 0, in notation order) on its board.
@@ -32,7 +32,7 @@ impl Point {
 
 /// A set of points of one board, one bit per point.
 #[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PointSet(pub u32);
+pub struct PointSet(u32);
 
 impl PointSet {
     /// The empty set.

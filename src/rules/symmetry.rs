@@ -26,7 +26,7 @@ impl Symmetry {
     /// The image of a point.
     #[inline]
     pub fn map(&self, p: Point) -> Point {
-        Point(self.image[p.index()])
+        Point::new(self.image[p.index()])
     }
 
     /// The image of a set of points.
@@ -94,15 +94,17 @@ fn search(
         }
         return;
     }
-    let p = Point(next as u8);
+    let p = Point::new(next as u8);
     for candidate in board.all() - *used {
         let consistent = (0..next).all(|q| {
-            let q = Point(q as u8);
+            let q = Point::new(q as u8);
             board.adjacent(p).contains(q)
-                == board.adjacent(candidate).contains(Point(image[q.index()]))
+                == board
+                    .adjacent(candidate)
+                    .contains(Point::new(image[q.index()]))
         });
         if consistent && board.adjacent(p).len() == board.adjacent(candidate).len() {
-            image[next] = candidate.0;
+            image[next] = candidate.index() as u8;
             *used = used.with(candidate);
             search(board, next + 1, image, used, found);
             *used = used.without(candidate);

@@ -161,7 +161,10 @@ fn variants_work(app: &App, _: &Params) -> Result<String, ApiError> {
             }),
         }
     }
-    Ok(wire::line(&wire::VariantsJson { variants: out }))
+    Ok(wire::line(&wire::VariantsJson {
+        switches: &crate::rules::SWITCHES,
+        variants: out,
+    }))
 }
 
 fn query_work(app: &App, p: &Params) -> Result<String, ApiError> {

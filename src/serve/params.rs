@@ -3,12 +3,12 @@
 use axum::http::StatusCode;
 
 use super::answer::ApiError;
-use crate::rules::{RuleOverrides, RuleSwitch};
+use crate::rules::{clip, RuleOverrides, SWITCHES};
 
-/// The rule switches every API route takes, by their command-line names.
-pub const RULES: [&str; 4] = ["flying", "removal", "phases", "full-board"];
-
-use crate::rules::clip;
+/// Whether `name` is a rule switch's: every API route takes them, by their command-line names.
+fn is_switch(name: &str) -> bool {
+    SWITCHES.iter().any(|s| s.name == name)
+}
 
 /// The decoded parameters of a query string.
 #[derive(Debug)]
@@ -24,9 +24,9 @@ impl Params {
         let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
             .map_err(|e| bad(format!("malformed query string: {e}")))?;
         for (i, (name, _)) in pairs.iter().enumerate() {
-            if !allowed.contains(&name.as_str()) && !RULES.contains(&name.as_str()) {
+            if !allowed.contains(&name.as_str()) && !is_switch(name) {
                 let mut known: Vec<&str> = allowed.to_vec();
-                known.extend(RULES);
+                known.extend(SWITCHES.iter().map(|s| s.name));
                 return Err(bad(format!(
                     "unknown parameter {:?} (known: {})",
                     clip(name),
@@ -67,27 +67,7 @@ impl Params {
     /// # Errors
     /// 400 for a value that is not one of the switch's names.
     pub fn overrides(&self) -> Result<RuleOverrides, ApiError> {
-        fn parse<T: RuleSwitch>(p: &Params) -> Result<Option<T>, ApiError> {
-            p.get(T::NAME)
-                .map(|v| {
-                    T::parse(v).map_err(|_| {
-                        let names: Vec<&str> = T::ALL.iter().map(|t| t.name()).collect();
-                        bad(format!(
-                            "unknown {} value {:?} (expected {})",
-                            T::NAME,
-                            clip(v),
-                            names.join(", ")
-                        ))
-                    })
-                })
-                .transpose()
-        }
-        Ok(RuleOverrides {
-            flying: parse(self)?,
-            removal: parse(self)?,
-            phases: parse(self)?,
-            full_board: parse(self)?,
-        })
+        Ok(RuleOverrides::from_names(|name| self.get(name))?)
     }
 }
 

@@ -152,12 +152,12 @@ impl<'a> ParentRow<'a> {
             removals: ArrayVec::new(),
         };
         // The sector graph leaves the removals' sector out when no mill can close (too few
-        // pieces): a parent closing one then would be a bug, reported when it is met.
-        if let (false, false, Some(c)) = (
-            removal_wins,
-            takeable.is_empty(),
-            u.child(s.after_placement(1)),
-        ) {
+        // pieces): a parent closing one then would be a bug, reported when it is met. (Only
+        // with pieces to take is there a removals' sector to look for.)
+        if removal_wins || takeable.is_empty() {
+            return Ok(row);
+        }
+        if let Some(c) = u.child(s.after_placement(1)) {
             let stride = c.index.stride();
             for point in takeable {
                 let rank = c.index.row_of(opponent.without(point));

@@ -103,10 +103,10 @@ impl Orbits {
                 for (chunk, table) in t.iter_mut().enumerate() {
                     for (byte, out) in table.iter_mut().enumerate() {
                         *out = s
-                            .apply(PointSet(
-                                (byte as u32) << (8 * chunk) & PointSet::first(n as usize).0,
+                            .apply(PointSet::from_bits(
+                                (byte as u32) << (8 * chunk) & PointSet::first(n as usize).bits(),
                             ))
-                            .0;
+                            .bits();
                     }
                 }
                 SymTable(t)
@@ -149,7 +149,7 @@ impl Orbits {
         let mut entry = vec![UNSET; self.binom[n][size] as usize];
         let mut reps = Vec::new();
         let mut stabilisers = Vec::new();
-        let mut mask = PointSet::first(size).0;
+        let mut mask = PointSet::first(size).bits();
         for counter in 0..entry.len() {
             if entry[counter] == UNSET {
                 let rank = reps.len() as u32;
@@ -179,7 +179,7 @@ impl Orbits {
     /// The table entry of a mover set.
     #[inline]
     pub fn entry(&self, mover: PointSet) -> Entry {
-        Entry(self.size(mover.len() as usize).entry[colex(&self.binom, mover.0) as usize])
+        Entry(self.size(mover.len() as usize).entry[colex(&self.binom, mover.bits()) as usize])
     }
 
     /// The number of orbits of sets of `size` points.
@@ -192,7 +192,7 @@ impl Orbits {
     pub fn representative(&self, size: usize, rank: usize) -> (PointSet, bool) {
         let table = self.size(size);
         (
-            PointSet(table.reps[rank]),
+            PointSet::from_bits(table.reps[rank]),
             !table.stabilisers[rank].is_empty(),
         )
     }
@@ -357,7 +357,7 @@ impl RowRank<'_> {
     /// The image of a set under the symmetry that maps the mover set to its representative.
     #[inline]
     pub fn map(&self, set: PointSet) -> u32 {
-        self.sym.apply(set.0)
+        self.sym.apply(set.bits())
     }
 
     /// The slot of the position whose opponent set has the image `mapped`.
@@ -405,7 +405,7 @@ pub fn spread(x: u32, point_of_place: &[u8; 32]) -> PointSet {
         set |= 1 << point_of_place[y.trailing_zeros() as usize];
         y &= y - 1;
     }
-    PointSet(set)
+    PointSet::from_bits(set)
 }
 
 /// The colex rank of a set among the sets of its size.
@@ -468,9 +468,9 @@ impl SectorIndex {
         debug_assert_eq!(e, self.orbits.entry(pos.mover));
         let o = &*self.orbits;
         let sym = &o.syms[e.sym()];
-        let rep = sym.apply(pos.mover.0);
-        let free = !rep & PointSet::first(o.points as usize).0;
-        let opp = sym.apply(pos.opponent.0);
+        let rep = sym.apply(pos.mover.bits());
+        let free = !rep & PointSet::first(o.points as usize).bits();
+        let opp = sym.apply(pos.opponent.bits());
         let mut best = o.squeezed_rank(opp, free);
         if e.stabilised() {
             for &t in &o.size(self.sector.mover as usize).stabilisers[e.rank()] {
@@ -493,9 +493,9 @@ impl SectorIndex {
         let o = &*self.orbits;
         let e = o.entry(mover);
         let sym = &o.syms[e.sym()];
-        let free = !sym.apply(mover.0) & PointSet::first(o.points as usize).0;
+        let free = !sym.apply(mover.bits()) & PointSet::first(o.points as usize).bits();
         let mut place = [0u8; 32];
-        for (i, p) in PointSet(free).iter().enumerate() {
+        for (i, p) in PointSet::from_bits(free).iter().enumerate() {
             place[p.index()] = i as u8;
         }
         RowRank {
@@ -525,7 +525,7 @@ impl SectorIndex {
         let k = slot % self.stride;
         let table = o.size(self.sector.mover as usize);
         let rep = table.reps[rank];
-        let free = !rep & PointSet::first(o.points as usize).0;
+        let free = !rep & PointSet::first(o.points as usize).bits();
         let opp = o.squeezed_unrank(k, self.sector.opponent as u32, free);
         for &t in &table.stabilisers[rank] {
             if o.squeezed_rank(o.syms[t as usize].apply(opp), free) < k {
@@ -533,8 +533,8 @@ impl SectorIndex {
             }
         }
         Some(Position {
-            mover: PointSet(rep),
-            opponent: PointSet(opp),
+            mover: PointSet::from_bits(rep),
+            opponent: PointSet::from_bits(opp),
             mover_hand: self.sector.mover_hand,
             opponent_hand: self.sector.opponent_hand,
         })
@@ -553,23 +553,23 @@ impl SectorIndex {
             let orbit_end = ((rank as u64 + 1) * self.stride).min(end);
             let table = o.size(w);
             let rep = table.reps[rank];
-            let free = !rep & PointSet::first(o.points as usize).0;
+            let free = !rep & PointSet::first(o.points as usize).bits();
             let stab = &table.stabilisers[rank];
             // The free points by place, so that a squeezed set spreads onto the board.
             let mut point_of_place = [0u8; 32];
-            for (place, p) in PointSet(free).iter().enumerate() {
-                point_of_place[place] = p.0;
+            for (place, p) in PointSet::from_bits(free).iter().enumerate() {
+                point_of_place[place] = p.index() as u8;
             }
             let mut k = slot % self.stride;
             let mut squeezed = self.squeezed_first(k, b, free);
             loop {
-                let opp = spread(squeezed, &point_of_place).0;
+                let opp = spread(squeezed, &point_of_place).bits();
                 let used = stab
                     .iter()
                     .all(|&t| o.squeezed_rank(o.syms[t as usize].apply(opp), free) >= k);
                 let pos = used.then_some(Position {
-                    mover: PointSet(rep),
-                    opponent: PointSet(opp),
+                    mover: PointSet::from_bits(rep),
+                    opponent: PointSet::from_bits(opp),
                     mover_hand: self.sector.mover_hand,
                     opponent_hand: self.sector.opponent_hand,
                 });
@@ -586,7 +586,7 @@ impl SectorIndex {
 
     /// The squeezed set (bits 0.. standing for the free points in order) of colex rank `k`.
     fn squeezed_first(&self, k: u64, b: u32, free: u32) -> u32 {
-        let all = PointSet::first(free.count_ones() as usize).0;
+        let all = PointSet::first(free.count_ones() as usize).bits();
         self.orbits.squeezed_unrank(k, b, all)
     }
 
@@ -598,7 +598,8 @@ impl SectorIndex {
             .syms
             .iter()
             .filter(|s| {
-                s.apply(pos.mover.0) == pos.mover.0 && s.apply(pos.opponent.0) == pos.opponent.0
+                s.apply(pos.mover.bits()) == pos.mover.bits()
+                    && s.apply(pos.opponent.bits()) == pos.opponent.bits()
             })
             .count();
         (o.syms.len() / fixed) as u64

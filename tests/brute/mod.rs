@@ -212,7 +212,7 @@ impl BruteForce {
         let mut bf = BruteForce {
             variant: variant.clone(),
             pieces,
-            all: variant.board().all().0,
+            all: variant.board().all().bits(),
             lasker: rules.phases == Phases::Lasker,
             full_draw: rules.full_board == FullBoard::Draw,
             tern,
@@ -279,7 +279,7 @@ impl BruteForce {
             return None;
         }
         let layer = &self.layers[self.layer_index(pos.mover_hand as u32, pos.opponent_hand as u32)];
-        decode(layer[self.code(pos.mover.0, pos.opponent.0)])
+        decode(layer[self.code(pos.mover.bits(), pos.opponent.bits())])
     }
 
     /// Calls f for every position of the domain with its value (any order).
@@ -289,8 +289,8 @@ impl BruteForce {
             for mv in self.layer_movers(m) {
                 self.for_each_opponent(o, mv, |op| {
                     let pos = Position {
-                        mover: PointSet(mv),
-                        opponent: PointSet(op),
+                        mover: PointSet::from_bits(mv),
+                        opponent: PointSet::from_bits(op),
                         mover_hand: m as u8,
                         opponent_hand: o as u8,
                     };
@@ -330,7 +330,7 @@ impl BruteForce {
     /// Whether `pos` is in the domain: a legal arrangement with three to `pieces` pieces a
     /// side (board + hand) and hands the phases allow.
     pub fn in_domain(&self, pos: &Position) -> bool {
-        let (mv, op) = (pos.mover.0, pos.opponent.0);
+        let (mv, op) = (pos.mover.bits(), pos.opponent.bits());
         let (m, o) = (pos.mover_hand as u32, pos.opponent_hand as u32);
         let p = self.pieces;
         mv & op == 0
@@ -342,7 +342,7 @@ impl BruteForce {
 
     /// Whether a full board is a terminal draw here and `pos` has one.
     pub fn is_full_board_draw(&self, pos: &Position) -> bool {
-        self.full_draw && (pos.mover.0 | pos.opponent.0) == self.all
+        self.full_draw && (pos.mover.bits() | pos.opponent.bits()) == self.all
     }
 
     /// Whether the hands `(mover, opponent)` occur in the domain.
@@ -414,13 +414,13 @@ impl BruteForce {
             child.mover_hand,
             child.opponent_hand
         );
-        layer[self.code(child.mover.0, child.opponent.0)]
+        layer[self.code(child.mover.bits(), child.opponent.bits())]
     }
 
     fn position(mv: u32, op: u32, (m, o): (u32, u32)) -> Position {
         Position {
-            mover: PointSet(mv),
-            opponent: PointSet(op),
+            mover: PointSet::from_bits(mv),
+            opponent: PointSet::from_bits(op),
             mover_hand: m as u8,
             opponent_hand: o as u8,
         }
@@ -498,7 +498,7 @@ impl BruteForce {
             }
             let hands = (c.mover_hand as u32, c.opponent_hand as u32);
             let s = unit.iter().position(|&h| h == hands)?;
-            Some(number(s, self.code(c.mover.0, c.opponent.0)))
+            Some(number(s, self.code(c.mover.bits(), c.opponent.bits())))
         };
 
         // Pass 1: terminals, values of positions that need no child in the unit (none there, or

@@ -6,7 +6,8 @@
 const SVG = 'http://www.w3.org/2000/svg';
 const UNIT = 100; // board units between neighbouring grid points
 const MARGIN = 84;
-const SWITCHES = ['flying', 'removal', 'phases', 'full-board'];
+// The rule switches' names, from `/api/variants` (the server's one table of them).
+let SWITCHES = [];
 
 const state = {
   games: [],        // [{variant, ruleSet, label}] from /api/variants
@@ -322,8 +323,27 @@ function renderBoard() {
   root.replaceChildren();
   root.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
   root.append(svg('rect', { class: 'board-bg', x: 0, y: 0, width: g.width, height: g.height, rx: 18 }));
+  drawLabels(root, g, board);
+  const d = state.data;
+  const position = d ? d.position : state.line[state.at].position;
+  const on = pieces(position, board);
+  drawLines(root, g, board, on);
+  drawLastMove(root, g);
+  const moves = d && humanToMove() ? d.moves : [];
+  drawPieces(root, g, board, on, d ? d.turn : 'w');
+  const marks = moveMarks(moves);
+  if (state.selected && !state.pending) {
+    const s = g.at[state.selected];
+    root.append(svg('circle', { class: 'selected', cx: s.x, cy: s.y, r: 46 }));
+  }
+  drawMarks(root, g, marks, on);
+  // The move under the pointer in the list.
+  if (state.hover && !state.pending) drawMove(root, g, state.hover);
+  drawHits(root, g, board, marks, moves);
+}
 
-  // Files and ranks that have points.
+// Files and ranks that have points.
+function drawLabels(root, g, board) {
   const files = [...new Set(board.points.map((p) => p.file))];
   const ranks = [...new Set(board.points.map((p) => p.rank))];
   for (const f of files) {
@@ -332,12 +352,10 @@ function renderBoard() {
   for (const r of ranks) {
     root.append(svg('text', { class: 'label', x: 26, y: MARGIN + (g.maxRank - r) * UNIT }, String(r + 1)));
   }
+}
 
-  const d = state.data;
-  const position = d ? d.position : state.line[state.at].position;
-  const on = pieces(position, board);
-
-  // Closed mills, under the lines.
+// Closed mills under the lines, then the lines and the points.
+function drawLines(root, g, board, on) {
   for (const mill of board.mills) {
     const c = on[mill[0]];
     if (!c || !mill.every((p) => on[p] === c)) continue;
@@ -361,20 +379,21 @@ function renderBoard() {
   for (const p of board.points) {
     root.append(svg('circle', { class: 'spot', cx: g.at[p.name].x, cy: g.at[p.name].y, r: 10 }));
   }
+}
 
-  // The move that led here.
+// The move that led here.
+function drawLastMove(root, g) {
   const last = state.line[state.at].move;
   const lastTo = last ? last.split('x')[0].split('-').pop() : null;
   const lastFrom = last && last.includes('-') ? last.split('-')[0] : null;
   for (const p of [lastFrom, lastTo]) {
     if (p && g.at[p]) root.append(svg('circle', { class: 'last', cx: g.at[p].x, cy: g.at[p].y, r: 47 }));
   }
+}
 
-  const moves = d && humanToMove() ? d.moves : [];
+// Pieces; while a removal is chosen, the moved piece shows at its new point.
+function drawPieces(root, g, board, on, mover) {
   const pending = state.pending;
-  const mover = d ? d.turn : 'w';
-
-  // Pieces; while a removal is chosen, the moved piece shows at its new point.
   for (const p of board.points) {
     let c = on[p.name];
     let cls = '';
@@ -383,15 +402,17 @@ function renderBoard() {
     if (!c) continue;
     root.append(svg('circle', { class: `piece ${c}${cls}`, cx: g.at[p.name].x, cy: g.at[p.name].y, r: 37 }));
   }
+}
 
-  // Where the moves go, coloured by value (the best of the moves through a point).
-  const marks = new Map(); // point -> {moves, kind}
+// Where the moves go: point -> {moves, kind}.
+function moveMarks(moves) {
+  const marks = new Map();
   const mark = (point, m, kind) => {
     if (!marks.has(point)) marks.set(point, { moves: [], kind });
     marks.get(point).moves.push(m);
   };
-  if (pending) {
-    for (const m of pending.options) mark(m.remove, m, 'removal');
+  if (state.pending) {
+    for (const m of state.pending.options) mark(m.remove, m, 'removal');
   } else if (moves.length > 0) {
     if (state.selected) {
       for (const m of moves.filter((x) => x.from === state.selected)) mark(m.to, m, 'target');
@@ -402,10 +423,11 @@ function renderBoard() {
       }
     }
   }
-  if (state.selected && !pending) {
-    const s = g.at[state.selected];
-    root.append(svg('circle', { class: 'selected', cx: s.x, cy: s.y, r: 46 }));
-  }
+  return marks;
+}
+
+// The marks, coloured by value (the best of the moves through a point).
+function drawMarks(root, g, marks, on) {
   for (const [point, { moves: ms, kind }] of marks) {
     const best = bestOf(ms);
     const cls = valueClass(best);
@@ -426,11 +448,10 @@ function renderBoard() {
       }
     }
   }
+}
 
-  // The move under the pointer in the list.
-  if (state.hover && !pending) drawMove(root, g, state.hover);
-
-  // Click targets on top of everything.
+// Click targets on top of everything.
+function drawHits(root, g, board, marks, moves) {
   for (const p of board.points) {
     const playable = marks.has(p.name) || (moves.length > 0 && moves.some((m) => m.from === p.name));
     const hit = svg('circle', {
@@ -668,7 +689,8 @@ function label(game) {
   return text;
 }
 
-async function init() {
+// The page's controls.
+function listen() {
   state.hideEval = localStorage.getItem('morris.hideEval') === 'true';
   $('hide-eval').checked = state.hideEval;
   $('hide-eval').addEventListener('change', (e) => {
@@ -734,7 +756,10 @@ async function init() {
     startLine(game, position);
     show();
   });
+}
 
+async function init() {
+  listen();
   let variants;
   try {
     variants = await api('variants', {});
@@ -742,6 +767,7 @@ async function init() {
     showError(`Cannot list the databases: ${e.message}`);
     return;
   }
+  SWITCHES = variants.switches.map((s) => s.name);
   for (const v of variants.variants) {
     for (const r of v.rule_sets) state.games.push({ variant: v, ruleSet: r });
   }

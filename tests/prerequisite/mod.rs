@@ -1,0 +1,47 @@
+//! Tests that need a program this machine may lack (Chromium, chromedriver, `mpirun`, Python,
+//! a C compiler): on a newcomer's machine they say loudly that they were not run, why, and the
+//! one command that installs what they need, and pass; under `CI=true` the absence fails them,
+//! so that CI can never skip them silently.
+#![allow(dead_code)]
+
+use std::path::Path;
+
+/// A program a test needs: found at a path, or on `PATH` by name.
+pub struct Needed {
+    /// A path (`/usr/bin/chromium`) or a name looked up on `PATH` (`mpirun`).
+    pub program: &'static str,
+    /// The command that installs it on this project's machines.
+    pub install: &'static str,
+}
+
+/// Whether `program` is there: a path that exists, or a name found on `PATH`.
+pub fn found(program: &str) -> bool {
+    if program.contains('/') {
+        return Path::new(program).exists();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
+/// Whether `test` can run: every program in `needs` is there. When one is missing, this
+/// prints why and how to install it, and returns `false` (the caller returns, and the test
+/// passes without running); under `CI=true` it panics instead.
+pub fn present(test: &str, needs: &[Needed]) -> bool {
+    let missing: Vec<&Needed> = needs.iter().filter(|n| !found(n.program)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let names: Vec<&str> = missing.iter().map(|n| n.program).collect();
+    let mut install: Vec<&str> = missing.iter().map(|n| n.install).collect();
+    install.dedup();
+    let message = format!(
+        "{test}: NOT RUN: {} not found; install with `{}`",
+        names.join(", "),
+        install.join(" && ")
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{message} (CI=true: a test that cannot run fails)");
+    }
+    eprintln!("\n*** {message} ***\n");
+    false
+}
