@@ -13,12 +13,13 @@
 //!
 //! The layers, each importing only those before it (`docs/architecture.md`): [`rules`] (boards,
 //! variants, positions, moves, values), [`space`] (sectors, the index, the schedule of work
-//! units), [`store`] (the sector files and their one value codec), [`solve`] (the retrograde
-//! solver), [`verify`] (the independent proof), [`query`] (perfect play and the JSON contracts),
+//! units), [`store`] (the sector files and their one value codec), [`mod@solve`] (the retrograde
+//! solver), [`mod@verify`] (the independent proof), [`query`] (perfect play and the JSON contracts),
 //! then the front-ends: the command line (the `morris` binary), `serve` and `mpi`.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(missing_debug_implementations)]
+#![warn(unreachable_pub)]
 
 mod error;
 mod invalid;

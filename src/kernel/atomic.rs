@@ -4,11 +4,11 @@ use std::sync::atomic::AtomicU8;
 
 /// Atomic integers that hold any bit pattern, all zeros included, and need no drop: the
 /// element types an [`AtomicArray`] may hold.
-pub trait ZeroableAtomic: Sync + Send + sealed::Sealed {}
+pub(crate) trait ZeroableAtomic: Sync + Send + sealed::Sealed {}
 impl ZeroableAtomic for AtomicU8 {}
 impl ZeroableAtomic for std::sync::atomic::AtomicU16 {}
 mod sealed {
-    pub trait Sealed {}
+    pub(crate) trait Sealed {}
     impl Sealed for std::sync::atomic::AtomicU8 {}
     impl Sealed for std::sync::atomic::AtomicU16 {}
 }
@@ -17,7 +17,7 @@ mod sealed {
 /// memory that the kernel is asked to back with huge pages: the solver touches its slots at
 /// random, and with 4 KiB pages nearly every such touch of a gigabyte array is also a miss in
 /// the address translation cache. Where transparent huge pages are off, it is plain memory.
-pub struct AtomicArray<T: ZeroableAtomic> {
+pub(crate) struct AtomicArray<T: ZeroableAtomic> {
     map: memmap2::MmapMut,
     len: usize,
     _element: std::marker::PhantomData<T>,
@@ -28,7 +28,7 @@ impl<T: ZeroableAtomic> AtomicArray<T> {
     ///
     /// # Errors
     /// [`crate::Error::Memory`] when the memory cannot be mapped.
-    pub fn zeroed(len: usize) -> Result<AtomicArray<T>, crate::Error> {
+    pub(crate) fn zeroed(len: usize) -> Result<AtomicArray<T>, crate::Error> {
         let bytes = (len * std::mem::size_of::<T>()).max(1);
         let map = memmap2::MmapMut::map_anon(bytes).map_err(|cause| crate::Error::Memory {
             bytes: bytes as u64,

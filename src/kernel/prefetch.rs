@@ -3,7 +3,7 @@
 /// Asks the processor to bring `x`'s cache line in, ahead of a write to it: the solver's
 /// scattered writes to its working state then do not stall on a miss. A hint only.
 #[inline(always)]
-pub fn prefetch<T>(x: &T) {
+pub(crate) fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch reads nothing into the program and cannot fault, whatever the
     // address (here a valid reference); SSE, which the intrinsic requires, is part of the

@@ -17,7 +17,7 @@ pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
 /// The opponent pieces a mill may remove, under the variant's removal policy.
 #[inline]
-pub fn removable(board: &Board, removal: Removal, opponent: PointSet) -> PointSet {
+pub(crate) fn removable(board: &Board, removal: Removal, opponent: PointSet) -> PointSet {
     let in_mills = board.mill_points(opponent);
     let free = opponent - in_mills;
     match removal {
@@ -36,14 +36,14 @@ pub fn too_few_pieces(pos: &Position) -> bool {
 
 /// Whether the mover may fly this turn (when it moves a piece rather than placing one).
 #[inline]
-pub fn may_fly(variant: &Variant, pos: &Position) -> bool {
+pub(super) fn may_fly(variant: &Variant, pos: &Position) -> bool {
     variant.rules().flies(pos.mover_pieces())
 }
 
 /// Whether the board is full and the rules make that a draw: the position is then over,
 /// drawn, with no moves.
 #[inline]
-pub fn full_board_draw(variant: &Variant, pos: &Position) -> bool {
+pub(crate) fn full_board_draw(variant: &Variant, pos: &Position) -> bool {
     variant.rules().full_board == FullBoard::Draw && pos.empty(variant).is_empty()
 }
 
@@ -107,6 +107,7 @@ pub fn for_each_move(variant: &Variant, pos: &Position, mut f: impl FnMut(Move))
 }
 
 /// Every legal move of `pos`, in generation order.
+#[must_use]
 pub fn generate(variant: &Variant, pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     for_each_move(variant, pos, |m| list.push(m));
@@ -131,6 +132,7 @@ pub fn has_move(variant: &Variant, pos: &Position) -> bool {
 
 /// The position after `mv`, seen from the new mover. `mv` must be legal in `pos`.
 #[inline]
+#[must_use]
 pub fn play(pos: &Position, mv: Move) -> Position {
     let mut mover = pos.mover.with(mv.to());
     let mut hand = pos.mover_hand;
@@ -160,7 +162,7 @@ pub fn for_each_unmove(variant: &Variant, pos: &Position, f: impl FnMut(Position
 /// [`for_each_unmove`], with the un-removals (predecessors where the last move took one of
 /// the mover's pieces) only when `unremovals`: a caller that knows they all lie in sectors
 /// it does not want skips their generation, the costliest part.
-pub fn for_each_unmove_with(
+pub(crate) fn for_each_unmove_with(
     variant: &Variant,
     pos: &Position,
     unremovals: bool,

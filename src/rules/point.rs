@@ -86,12 +86,14 @@ impl PointSet {
 
     /// The set with `p` added.
     #[inline]
+    #[must_use]
     pub const fn with(self, p: Point) -> PointSet {
         PointSet(self.0 | (1 << p.0))
     }
 
     /// The set with `p` taken out.
     #[inline]
+    #[must_use]
     pub const fn without(self, p: Point) -> PointSet {
         PointSet(self.0 & !(1 << p.0))
     }

@@ -90,6 +90,7 @@ impl Position {
 
     /// The same position seen from the other side (as if the opponent were to move).
     #[inline]
+    #[must_use]
     pub fn flipped(&self) -> Position {
         Position {
             mover: self.opponent,

@@ -44,6 +44,7 @@ impl Value {
     }
 
     /// The value for the side to move before a move into a position of value `self`.
+    #[must_use]
     pub fn before_move(self) -> Value {
         match self {
             Value::Win(d) => Value::Loss(d + 1),

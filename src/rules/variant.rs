@@ -488,6 +488,7 @@ impl Variant {
     }
 
     /// The same variant with some rule values overridden.
+    #[must_use]
     pub fn with_rules(self, flying: Option<Flying>, removal: Option<Removal>) -> Variant {
         self.with_overrides(RuleOverrides {
             flying,
@@ -497,6 +498,7 @@ impl Variant {
     }
 
     /// The same variant with the given rule values overridden.
+    #[must_use]
     pub fn with_overrides(mut self, o: RuleOverrides) -> Variant {
         let r = &mut self.rules;
         r.flying = o.flying.unwrap_or(r.flying);

@@ -11,14 +11,14 @@ use crate::InvalidInput;
 
 /// An answer that is not a 200: its status and `{"error":"..."}`.
 #[derive(Debug)]
-pub struct ApiError {
+pub(super) struct ApiError {
     status: StatusCode,
     message: String,
 }
 
 impl ApiError {
     /// An error with a status and a message.
-    pub fn new(status: StatusCode, message: String) -> ApiError {
+    pub(super) fn new(status: StatusCode, message: String) -> ApiError {
         ApiError { status, message }
     }
 }

@@ -65,32 +65,32 @@ async fn answer(app: Arc<App>, raw: Option<String>, allowed: &[&str], work: Work
 }
 
 /// `GET /api/variants`.
-pub async fn variants(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+pub(super) async fn variants(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
     answer(app, q, &[], variants_work).await
 }
 
 /// `GET /api/query`: exactly `query --json`.
-pub async fn query(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+pub(super) async fn query(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
     answer(app, q, &["variant", "position"], query_work).await
 }
 
 /// `GET /api/explore`.
-pub async fn explore(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+pub(super) async fn explore(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
     answer(app, q, &["variant", "position"], explore_work).await
 }
 
 /// `GET /api/bestmove`.
-pub async fn bestmove(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+pub(super) async fn bestmove(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
     answer(app, q, &["variant", "position", "seed"], bestmove_work).await
 }
 
 /// `GET /api/stats`: exactly `stats --json`.
-pub async fn stats(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+pub(super) async fn stats(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
     answer(app, q, &["variant"], stats_work).await
 }
 
 /// Any other path.
-pub async fn not_found(uri: Uri) -> Response {
+pub(super) async fn not_found(uri: Uri) -> Response {
     ApiError::new(
         StatusCode::NOT_FOUND,
         format!("no such path: {}", clip(uri.path())),
@@ -99,7 +99,7 @@ pub async fn not_found(uri: Uri) -> Response {
 }
 
 /// A known path with another method than GET or HEAD.
-pub async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+pub(super) async fn method_not_allowed(method: Method, uri: Uri) -> Response {
     let mut response = ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         format!(

@@ -25,7 +25,7 @@ fn asset(body: &'static str, content_type: &'static str) -> Response {
 }
 
 /// `GET /`.
-pub async fn index() -> Response {
+pub(super) async fn index() -> Response {
     let mut response = asset(INDEX, "text/html; charset=utf-8");
     response.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
@@ -35,16 +35,16 @@ pub async fn index() -> Response {
 }
 
 /// `GET /app.js`.
-pub async fn script() -> Response {
+pub(super) async fn script() -> Response {
     asset(SCRIPT, "text/javascript; charset=utf-8")
 }
 
 /// `GET /style.css`.
-pub async fn style() -> Response {
+pub(super) async fn style() -> Response {
     asset(STYLE, "text/css; charset=utf-8")
 }
 
 /// `GET /favicon.svg`.
-pub async fn icon() -> Response {
+pub(super) async fn icon() -> Response {
     asset(ICON, "image/svg+xml")
 }

@@ -16,7 +16,7 @@ use crate::{Flying, Removal};
 
 /// A known variant with one supported rule set.
 #[derive(Debug)]
-pub struct RuleSet {
+pub(super) struct RuleSet {
     /// The variant and its rules.
     pub variant: Variant,
     /// Its folder's name, `VARIANT.RULESETID`.
@@ -27,7 +27,7 @@ pub struct RuleSet {
 
 /// A rule set's database, opened once, and the sectors a game from the start can reach.
 #[derive(Debug)]
-pub struct Opened {
+pub(super) struct Opened {
     /// The database (it keeps the sector files it opened).
     pub db: Database,
     /// The sectors a game from the start reaches: a position elsewhere cannot occur.
@@ -39,7 +39,7 @@ pub struct Opened {
 /// Names from requests are only compared with the known ones, and folder names only built from
 /// those: nothing a client sends becomes part of a path.
 #[derive(Debug)]
-pub struct Catalog {
+pub(super) struct Catalog {
     root: PathBuf,
     /// Variants in the order of `morris variants`, each with default rules.
     variants: Vec<Variant>,
@@ -53,7 +53,7 @@ impl Catalog {
     ///
     /// # Errors
     /// `Error::BadFolder` when `root` is itself a rule-set folder (it holds sector files).
-    pub fn new(root: &Path) -> Result<Catalog, Error> {
+    pub(super) fn new(root: &Path) -> Result<Catalog, Error> {
         let mut variants = Vec::new();
         let mut sets = HashMap::new();
         for name in Variant::names() {
@@ -96,16 +96,11 @@ impl Catalog {
         })
     }
 
-    /// The variants, in the order of `morris variants`, with default rules.
-    pub fn variants(&self) -> &[Variant] {
-        &self.variants
-    }
-
     /// The variant `name` with rule overrides, as the command line builds it.
     ///
     /// # Errors
     /// `Error::UnknownVariant`.
-    pub fn variant(&self, name: &str, overrides: RuleOverrides) -> Result<Variant, Error> {
+    pub(super) fn variant(&self, name: &str, overrides: RuleOverrides) -> Result<Variant, Error> {
         let base = self
             .variants
             .iter()
@@ -121,7 +116,7 @@ impl Catalog {
     ///
     /// # Errors
     /// `Error::BadFolder` as [`Database::new`] (the folder changed since the start).
-    pub fn open(&self, variant: &Variant) -> Result<Arc<Opened>, Error> {
+    pub(super) fn open(&self, variant: &Variant) -> Result<Arc<Opened>, Error> {
         let folder = rule_set_folder(variant);
         let set = self
             .sets
@@ -145,7 +140,7 @@ impl Catalog {
 
     /// The rule sets whose folders are present under the root, in variant order, default
     /// rules first, then by folder name.
-    pub fn present(&self) -> Vec<&RuleSet> {
+    pub(super) fn present(&self) -> Vec<&RuleSet> {
         let names: HashSet<String> = fs::read_dir(&self.root)
             .into_iter()
             .flatten()

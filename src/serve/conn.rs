@@ -32,7 +32,7 @@ use tower::ServiceExt;
 use crate::query::wire;
 
 /// The largest request head (request line and headers) read.
-pub const MAX_HEAD: usize = 16 * 1024;
+pub(super) const MAX_HEAD: usize = 16 * 1024;
 /// Connections served at once; more wait to be accepted.
 const MAX_CONNECTIONS: usize = 512;
 /// How long a closing connection is drained, and how much of it.
@@ -40,7 +40,7 @@ const LINGER: Duration = Duration::from_secs(1);
 const LINGER_BYTES: usize = 1 << 20;
 
 /// Accepts connections and serves each on its own task, forever.
-pub async fn accept(listener: TcpListener, app: Router, timeout: Duration) {
+pub(super) async fn accept(listener: TcpListener, app: Router, timeout: Duration) {
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let Ok(permit) = slots.clone().acquire_owned().await else {

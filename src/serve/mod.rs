@@ -45,10 +45,9 @@ use std::time::Duration;
 
 use axum::routing::get;
 use axum::Router;
+use catalog::Catalog;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
-
-pub use catalog::Catalog;
 
 /// The largest request body accepted (the API takes none).
 const MAX_BODY: usize = 4096;

@@ -12,7 +12,7 @@ fn is_switch(name: &str) -> bool {
 
 /// The decoded parameters of a query string.
 #[derive(Debug)]
-pub struct Params(Vec<(String, String)>);
+pub(super) struct Params(Vec<(String, String)>);
 
 impl Params {
     /// Decodes `raw` (`application/x-www-form-urlencoded`), accepting the names in `allowed`
@@ -20,7 +20,7 @@ impl Params {
     ///
     /// # Errors
     /// 400 for an unknown or repeated name, naming it and the accepted ones.
-    pub fn parse(raw: Option<&str>, allowed: &[&str]) -> Result<Params, ApiError> {
+    pub(super) fn parse(raw: Option<&str>, allowed: &[&str]) -> Result<Params, ApiError> {
         let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw.unwrap_or(""))
             .map_err(|e| bad(format!("malformed query string: {e}")))?;
         for (i, (name, _)) in pairs.iter().enumerate() {
@@ -41,7 +41,7 @@ impl Params {
     }
 
     /// The value of `name`, if given.
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub(super) fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(n, _)| n == name)
@@ -52,13 +52,13 @@ impl Params {
     ///
     /// # Errors
     /// 400 when it is missing.
-    pub fn required(&self, name: &str) -> Result<&str, ApiError> {
+    pub(super) fn required(&self, name: &str) -> Result<&str, ApiError> {
         self.get(name)
             .ok_or_else(|| bad(format!("missing parameter {name:?}")))
     }
 
     /// The variant's name: `nine` unless given, as on the command line.
-    pub fn variant(&self) -> &str {
+    pub(super) fn variant(&self) -> &str {
         self.get("variant").unwrap_or("nine")
     }
 
@@ -66,7 +66,7 @@ impl Params {
     ///
     /// # Errors
     /// 400 for a value that is not one of the switch's names.
-    pub fn overrides(&self) -> Result<RuleOverrides, ApiError> {
+    pub(super) fn overrides(&self) -> Result<RuleOverrides, ApiError> {
         Ok(RuleOverrides::from_names(|name| self.get(name))?)
     }
 }

@@ -75,7 +75,7 @@ pub fn is_solved(db: &Database, sector: Sector) -> Result<bool, Error> {
 ///
 /// # Errors
 /// As [`is_solved`].
-pub fn unit_done(db: &Database, unit: &WorkUnit) -> Result<bool, Error> {
+pub(crate) fn unit_done(db: &Database, unit: &WorkUnit) -> Result<bool, Error> {
     let mut done = true;
     for &s in &unit.sectors {
         done &= is_solved(db, s)?;
@@ -93,7 +93,7 @@ pub fn unit_costs(db: &Database, units: &[WorkUnit]) -> Vec<f64> {
 ///
 /// # Errors
 /// As [`solve_unit`] and [`is_solved`], and `Error::Io` when the lock cannot be taken.
-pub fn solve_locked(
+pub(crate) fn solve_locked(
     db: &Database,
     unit: &WorkUnit,
     progress: &dyn Progress,
@@ -143,7 +143,7 @@ fn prove_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Result
 ///
 /// Units are taken in the order of a [`Schedule`] (the ready unit with the costliest chain
 /// of work behind it first), the order an MPI run's rank 0 hands them out in. Each unit is
-/// solved under an exclusive lock ([`UnitLock`]), so several processes may solve one folder
+/// solved under an exclusive lock (a `.lock` file per unit), so several processes may solve one folder
 /// together: one that reaches a unit another is solving waits for it and then skips it.
 ///
 /// # Errors

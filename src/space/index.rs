@@ -36,12 +36,12 @@ const RANK_SHIFT: u32 = 7;
 /// What the orbit table says of one mover set: its orbit's rank, the symmetry that maps it to
 /// the orbit's representative, and whether the representative has a non-trivial stabiliser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Entry(u32);
+pub(crate) struct Entry(u32);
 
 impl Entry {
     /// The rank of the set's orbit: its row in a sector whose mover set it is.
     #[inline]
-    pub fn rank(self) -> usize {
+    pub(crate) fn rank(self) -> usize {
         (self.0 >> RANK_SHIFT) as usize
     }
 
@@ -53,7 +53,7 @@ impl Entry {
     /// Whether the representative has a non-trivial stabiliser: only then can two different
     /// positions with this mover set be symmetric to each other.
     #[inline]
-    pub fn stabilised(self) -> bool {
+    pub(crate) fn stabilised(self) -> bool {
         self.0 & STABILISED != 0
     }
 }
@@ -178,7 +178,7 @@ impl Orbits {
 
     /// The table entry of a mover set.
     #[inline]
-    pub fn entry(&self, mover: PointSet) -> Entry {
+    pub(crate) fn entry(&self, mover: PointSet) -> Entry {
         Entry(self.size(mover.len() as usize).entry[colex(&self.binom, mover.bits()) as usize])
     }
 
@@ -189,7 +189,7 @@ impl Orbits {
 
     /// The representative of orbit `rank` among the sets of `size` points, and whether it
     /// has a non-trivial stabiliser.
-    pub fn representative(&self, size: usize, rank: usize) -> (PointSet, bool) {
+    pub(crate) fn representative(&self, size: usize, rank: usize) -> (PointSet, bool) {
         let table = self.size(size);
         (
             PointSet::from_bits(table.reps[rank]),
@@ -198,7 +198,7 @@ impl Orbits {
     }
 
     /// A ranker of the sets `x | 1 << q` (see [`OneMore::set`]).
-    pub fn one_more(&self) -> OneMore<'_> {
+    pub(crate) fn one_more(&self) -> OneMore<'_> {
         OneMore {
             binom: &self.binom,
             x: 0,
@@ -209,13 +209,13 @@ impl Orbits {
     /// The colex rank of a set among the sets of its size (of a squeezed set too: places
     /// rank as points do).
     #[inline]
-    pub fn colex(&self, x: u32) -> u64 {
+    pub(crate) fn colex(&self, x: u32) -> u64 {
         colex(&self.binom, x)
     }
 
     /// n choose k.
     #[inline]
-    pub fn binomial(&self, n: u32, k: u32) -> u64 {
+    pub(crate) fn binomial(&self, n: u32, k: u32) -> u64 {
         if k > n {
             0
         } else {
@@ -264,7 +264,7 @@ impl Orbits {
 
 /// The colex ranks of a squeezed set with one more place (see [`OneMore::set`]).
 #[derive(Debug)]
-pub struct OneMore<'a> {
+pub(crate) struct OneMore<'a> {
     binom: &'a [[u64; 33]; 33],
     x: u32,
     base: [u64; 33],
@@ -273,7 +273,7 @@ pub struct OneMore<'a> {
 impl OneMore<'_> {
     /// Prepares the ranks of `x | 1 << q`, for the places `q` outside `x`.
     #[inline]
-    pub fn set(&mut self, x: u32) {
+    pub(crate) fn set(&mut self, x: u32) {
         // base[j] is the rank without the added place's own term, when j points of x lie
         // below it: those keep their index i, the ones above move to i + 1.
         let binom = self.binom;
@@ -299,7 +299,7 @@ impl OneMore<'_> {
 
     /// The colex rank of `x | 1 << q`; `q` must be a place outside `x`.
     #[inline]
-    pub fn rank(&self, q: u32) -> u64 {
+    pub(crate) fn rank(&self, q: u32) -> u64 {
         debug_assert_eq!(self.x & 1 << q, 0);
         let j = (self.x & ((1u32 << q) - 1)).count_ones() as usize;
         self.base[j] + self.binom[q as usize][j + 1]
@@ -310,7 +310,7 @@ impl OneMore<'_> {
 /// mover set's symmetry maps each opponent set into the row ([`RowRank::map`], which is
 /// additive, so the image of a set plus a point is the union of their images), and
 /// [`RowRank::slot`] ranks the image.
-pub struct RowRank<'a> {
+pub(crate) struct RowRank<'a> {
     orbits: &'a Orbits,
     sym: &'a SymTable,
     /// Each free point's place among the free points (a population count, tabled once).
@@ -330,20 +330,20 @@ impl std::fmt::Debug for RowRank<'_> {
 
 impl RowRank<'_> {
     /// The first slot of the row.
-    pub fn base(&self) -> u64 {
+    pub(crate) fn base(&self) -> u64 {
         self.base
     }
 
     /// Whether the mover set's representative has a non-trivial stabiliser: then a slot is
     /// the least rank among images ([`RowRank::slot`]), and plain colex ranks of places are
     /// not slots.
-    pub fn stabilised(&self) -> bool {
+    pub(crate) fn stabilised(&self) -> bool {
         !self.stabiliser.is_empty()
     }
 
     /// Where each point of the board lands in the row: the place of its image among the
     /// free points (meaningless for the mover set's own points).
-    pub fn places_of_points(&self) -> [u8; 32] {
+    pub(crate) fn places_of_points(&self) -> [u8; 32] {
         let mut out = [0u8; 32];
         for (p, place) in out.iter_mut().enumerate() {
             let image = self.sym.apply(1 << p);
@@ -356,13 +356,13 @@ impl RowRank<'_> {
 
     /// The image of a set under the symmetry that maps the mover set to its representative.
     #[inline]
-    pub fn map(&self, set: PointSet) -> u32 {
+    pub(crate) fn map(&self, set: PointSet) -> u32 {
         self.sym.apply(set.bits())
     }
 
     /// The slot of the position whose opponent set has the image `mapped`.
     #[inline]
-    pub fn slot(&self, mapped: u32) -> u64 {
+    pub(crate) fn slot(&self, mapped: u32) -> u64 {
         let o = self.orbits;
         let mut best = self.rank(mapped);
         for &t in self.stabiliser {
@@ -387,7 +387,7 @@ impl RowRank<'_> {
 
 /// The next larger number with as many set bits (Gosper's hack, without division).
 #[inline]
-pub fn next_combination(x: u32) -> u32 {
+pub(crate) fn next_combination(x: u32) -> u32 {
     if x == 0 {
         return 0;
     }
@@ -398,7 +398,7 @@ pub fn next_combination(x: u32) -> u32 {
 
 /// The points of a squeezed set: place `i` stands for the point `point_of_place[i]`.
 #[inline]
-pub fn spread(x: u32, point_of_place: &[u8; 32]) -> PointSet {
+pub(crate) fn spread(x: u32, point_of_place: &[u8; 32]) -> PointSet {
     let mut set = 0u32;
     let mut y = x;
     while y != 0 {
@@ -463,7 +463,7 @@ impl SectorIndex {
 
     /// [`SectorIndex::index`] with the mover's table entry already loaded.
     #[inline]
-    pub fn index_with(&self, pos: &Position, e: Entry) -> u64 {
+    pub(crate) fn index_with(&self, pos: &Position, e: Entry) -> u64 {
         debug_assert_eq!(Sector::of(pos), self.sector);
         debug_assert_eq!(e, self.orbits.entry(pos.mover));
         let o = &*self.orbits;
@@ -488,7 +488,7 @@ impl SectorIndex {
     /// The row of the positions whose mover set is `mover`, for ranking many opponent sets
     /// with that mover set (see [`RowRank`]).
     #[inline]
-    pub fn row_of(&self, mover: PointSet) -> RowRank<'_> {
+    pub(crate) fn row_of(&self, mover: PointSet) -> RowRank<'_> {
         debug_assert_eq!(mover.len(), self.sector.mover as u32);
         let o = &*self.orbits;
         let e = o.entry(mover);
@@ -512,7 +512,7 @@ impl SectorIndex {
     }
 
     /// The orbit tables.
-    pub fn orbits(&self) -> &Orbits {
+    pub(crate) fn orbits(&self) -> &Orbits {
         &self.orbits
     }
 
@@ -608,7 +608,7 @@ impl SectorIndex {
     /// How many distinct boards are symmetric images of the canonical position `pos` in
     /// `slot`: the group's size unless its mover set's orbit has a non-trivial stabiliser.
     #[inline]
-    pub fn images_in_slot(&self, slot: u64, pos: &Position) -> u64 {
+    pub(crate) fn images_in_slot(&self, slot: u64, pos: &Position) -> u64 {
         if self.free_orbit(slot) {
             self.group_size()
         } else {
@@ -619,7 +619,7 @@ impl SectorIndex {
     /// Whether the mover's set of a canonical position has only the trivial stabiliser (so
     /// the position has `group size` images without checking).
     #[inline]
-    pub fn free_orbit(&self, slot: u64) -> bool {
+    pub(crate) fn free_orbit(&self, slot: u64) -> bool {
         self.orbits.size(self.sector.mover as usize).stabilisers[(slot / self.stride) as usize]
             .is_empty()
     }

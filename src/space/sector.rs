@@ -36,6 +36,7 @@ impl Sector {
     /// The sector seen from the other side (mover and opponent exchanged): the sector of the
     /// positions' [`Position::flipped`] images.
     #[inline]
+    #[must_use]
     pub fn flipped(&self) -> Sector {
         Sector {
             mover: self.opponent,

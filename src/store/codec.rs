@@ -21,7 +21,7 @@ const DRAW_2: u16 = 65535;
 pub type Cell = Option<Value>;
 
 /// The largest depth a cell of each width holds.
-pub fn max_depth_for_width(width: u8) -> u32 {
+pub(super) fn max_depth_for_width(width: u8) -> u32 {
     if width == 1 {
         253
     } else {
@@ -30,7 +30,7 @@ pub fn max_depth_for_width(width: u8) -> u32 {
 }
 
 /// The narrowest cell width (1 or 2 bytes) that holds depths up to `max_depth`.
-pub fn width_for_depth(max_depth: u32) -> u8 {
+pub(crate) fn width_for_depth(max_depth: u32) -> u8 {
     if max_depth <= max_depth_for_width(1) {
         1
     } else {
@@ -40,7 +40,7 @@ pub fn width_for_depth(max_depth: u32) -> u8 {
 
 /// Encodes a cell into `out`, whose length is the cell width (1 or 2 bytes).
 #[inline]
-pub fn encode_cell(cell: Cell, out: &mut [u8]) {
+pub(crate) fn encode_cell(cell: Cell, out: &mut [u8]) {
     if out.len() == 1 {
         out[0] = match cell {
             None => UNUSED_1,
@@ -60,7 +60,7 @@ pub fn encode_cell(cell: Cell, out: &mut [u8]) {
 /// The code of a cell (its byte, or its two bytes as a little-endian `u16`) decoded, for a
 /// cell of `width` bytes.
 #[inline]
-pub fn decode_code(code: u16, width: u8) -> Cell {
+pub(super) fn decode_code(code: u16, width: u8) -> Cell {
     let (unused, draw) = if width == 1 {
         (UNUSED_1 as u16, DRAW_1 as u16)
     } else {
@@ -78,19 +78,19 @@ pub fn decode_code(code: u16, width: u8) -> Cell {
 /// win best), and a child without a stored value [`Key::BAD`] (its bit survives an `|` of
 /// keys, so that a pass over children can note it without a branch).
 #[derive(Debug)]
-pub struct Key;
+pub(crate) struct Key;
 
 impl Key {
     /// A drawn child.
-    pub const DRAW: u32 = 0x1_0000;
+    pub(crate) const DRAW: u32 = 0x1_0000;
     /// The base of a winning child's key.
-    pub const WIN: u32 = 0x2_0000;
+    pub(crate) const WIN: u32 = 0x2_0000;
     /// A child whose slot holds no value (damage, or an index fault).
-    pub const BAD: u32 = 0x4_0000;
+    pub(crate) const BAD: u32 = 0x4_0000;
 
     /// The key of a child's cell.
     #[inline]
-    pub fn of(cell: Cell) -> u32 {
+    pub(crate) fn of(cell: Cell) -> u32 {
         match cell {
             Some(Value::Loss(d)) => d,
             Some(Value::Draw) => Key::DRAW,
@@ -101,7 +101,7 @@ impl Key {
 
     /// The value of a position whose best child (with a stored value) has the key `best`.
     #[inline]
-    pub fn parent(best: u32) -> Value {
+    pub(crate) fn parent(best: u32) -> Value {
         if best < Key::DRAW {
             Value::Win(best + 1)
         } else if best == Key::DRAW {
@@ -114,7 +114,7 @@ impl Key {
     /// [`Key::of`] a two-byte cell's code, without a branch: odd depths are wins, even ones
     /// losses, and the two largest codes stand for an unused slot and a draw.
     #[inline]
-    pub fn of_wide(code: u16) -> u32 {
+    pub(crate) fn of_wide(code: u16) -> u32 {
         let d = code as u32;
         let depth_key = if d & 1 == 1 {
             Key::WIN + (0xFFFF - d)
@@ -137,7 +137,7 @@ impl Key {
 /// How the codes of one file's cells become keys: the one-byte codes by a table of their
 /// decoding, the two-byte ones by [`Key::of_wide`].
 #[derive(Clone, Debug)]
-pub enum Keys {
+pub(crate) enum Keys {
     /// One-byte cells: a table.
     Narrow(Box<[u32; 256]>),
     /// Two-byte cells.
@@ -146,7 +146,7 @@ pub enum Keys {
 
 impl Keys {
     /// The keys of cells of `width` bytes.
-    pub fn of_width(width: u8) -> Keys {
+    pub(crate) fn of_width(width: u8) -> Keys {
         match width {
             1 => Keys::Narrow(Box::new(std::array::from_fn(|c| {
                 Key::of(decode_code(c as u16, 1))
@@ -157,7 +157,7 @@ impl Keys {
 
     /// The key of a cell's code.
     #[inline]
-    pub fn key(&self, code: u16) -> u32 {
+    pub(crate) fn key(&self, code: u16) -> u32 {
         match self {
             Keys::Narrow(table) => table[code as usize & 0xFF],
             Keys::Wide => Key::of_wide(code),
@@ -168,21 +168,21 @@ impl Keys {
 /// What the children of a slot prove, in 16 bits: not reached yet, a child without a stored
 /// value, a draw, a depth beyond what any cell holds, then depth d as d + 4.
 #[derive(Debug)]
-pub struct Proved;
+pub(crate) struct Proved;
 
 impl Proved {
     /// No position led here (yet).
-    pub const UNREACHED: u16 = 0;
+    pub(crate) const UNREACHED: u16 = 0;
     /// A child has no stored value.
-    pub const BROKEN: u16 = 1;
+    pub(crate) const BROKEN: u16 = 1;
     const DRAW: u16 = 2;
     /// A depth no cell holds (children as deep as the widest cells allow).
-    pub const TOO_DEEP: u16 = 3;
+    pub(crate) const TOO_DEEP: u16 = 3;
     const DEPTH_BASE: u32 = 4;
 
     /// The code of a proved value.
     #[inline]
-    pub fn code(value: Value) -> u16 {
+    pub(crate) fn code(value: Value) -> u16 {
         match value {
             Value::Draw => Proved::DRAW,
             Value::Win(d) | Value::Loss(d) => {
@@ -193,7 +193,7 @@ impl Proved {
 
     /// The value of a code of [`Proved::code`] (not one of the three marks).
     #[inline]
-    pub fn value(code: u16) -> Value {
+    pub(crate) fn value(code: u16) -> Value {
         if code == Proved::DRAW {
             Value::Draw
         } else {

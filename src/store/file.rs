@@ -39,7 +39,7 @@ fn kind_of(meta: &fs::Metadata) -> &'static str {
 }
 
 /// Whether anything is at `path` (a dangling or looping link included).
-pub fn entry_exists(path: &Path) -> bool {
+pub(super) fn entry_exists(path: &Path) -> bool {
     fs::symlink_metadata(path).is_ok()
 }
 
@@ -118,7 +118,7 @@ impl SectorFile {
 
     /// The payload block that holds `slot`.
     #[inline]
-    pub fn block_of(&self, slot: u64) -> u64 {
+    pub(crate) fn block_of(&self, slot: u64) -> u64 {
         (slot * self.header.cell_width as u64) >> self.block_shift
     }
 
@@ -137,7 +137,7 @@ impl SectorFile {
     /// # Errors
     /// `Error::Corrupt` naming the file and the block when its checksum fails.
     #[inline]
-    pub fn check_block(&self, b: u64) -> Result<(), Error> {
+    pub(crate) fn check_block(&self, b: u64) -> Result<(), Error> {
         let state = &self.blocks[b as usize];
         let mut s = state.load(Relaxed);
         if s == BLOCK_UNCHECKED {
@@ -189,7 +189,7 @@ impl SectorFile {
 
     /// The cells of `start..start + len` without checking their blocks: for `verify`, which
     /// checks every block itself (see [`SectorFile::cell_unchecked`]).
-    pub fn row_unchecked(&self, start: u64, len: u64) -> Row<'_> {
+    pub(crate) fn row_unchecked(&self, start: u64, len: u64) -> Row<'_> {
         debug_assert!(start + len <= self.header.slots);
         let w = self.header.cell_width as usize;
         let at = self.payload + start as usize * w;
@@ -204,7 +204,7 @@ impl SectorFile {
     ///
     /// # Errors
     /// `Error::Corrupt` when a block of the region fails its checksum.
-    pub fn row(&self, start: u64, len: u64) -> Result<Row<'_>, Error> {
+    pub(crate) fn row(&self, start: u64, len: u64) -> Result<Row<'_>, Error> {
         debug_assert!(start + len <= self.header.slots);
         if len > 0 {
             for b in self.block_of(start)..=self.block_of(start + len - 1) {
@@ -216,7 +216,7 @@ impl SectorFile {
 
     /// Asks for the line holding `slot`'s cell ahead of a read (a hint only).
     #[inline]
-    pub fn prefetch(&self, slot: u64) {
+    pub(crate) fn prefetch(&self, slot: u64) {
         let at = self.payload + (slot * self.header.cell_width as u64) as usize;
         if let Some(byte) = self.map.get(at) {
             prefetch(byte);
@@ -226,14 +226,14 @@ impl SectorFile {
     /// The cell of `slot` without checking its block: for `verify`, which checks every block
     /// itself and then names the positions a damaged block gets wrong.
     #[inline]
-    pub fn cell_unchecked(&self, slot: u64) -> Cell {
+    pub(crate) fn cell_unchecked(&self, slot: u64) -> Cell {
         decode_code(self.code_unchecked(slot), self.header.cell_width)
     }
 
     /// The code of `slot`'s cell (see [`decode_code`]) without checking its block, as
     /// [`SectorFile::cell_unchecked`] reads it.
     #[inline]
-    pub fn code_unchecked(&self, slot: u64) -> u16 {
+    pub(crate) fn code_unchecked(&self, slot: u64) -> u16 {
         let at = self.payload;
         if self.header.cell_width == 1 {
             self.map[at + slot as usize] as u16
@@ -311,7 +311,7 @@ fn check_head(
 
 /// Checked cells of one region of a sector file (see [`SectorFile::row`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Row<'a> {
+pub(crate) struct Row<'a> {
     bytes: &'a [u8],
     wide: bool,
 }
@@ -319,7 +319,7 @@ pub struct Row<'a> {
 impl Row<'_> {
     /// The cell width in bytes.
     #[inline]
-    pub fn width(&self) -> u8 {
+    pub(crate) fn width(&self) -> u8 {
         if self.wide {
             2
         } else {
@@ -329,18 +329,12 @@ impl Row<'_> {
 
     /// The stored code of cell `i` (see [`decode_code`]).
     #[inline]
-    pub fn code(&self, i: usize) -> u16 {
+    pub(crate) fn code(&self, i: usize) -> u16 {
         if self.wide {
             u16::from_le_bytes([self.bytes[2 * i], self.bytes[2 * i + 1]])
         } else {
             self.bytes[i] as u16
         }
-    }
-
-    /// The cell `i` places after the region's start (`None` for an unused slot).
-    #[inline]
-    pub fn cell(&self, i: usize) -> Cell {
-        decode_code(self.code(i), self.width())
     }
 }
 

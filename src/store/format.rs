@@ -360,7 +360,7 @@ fn unpadded(field: &[u8]) -> Option<String> {
 }
 
 /// The board's lines as the header records them.
-pub fn board_lines(variant: &Variant) -> String {
+pub(super) fn board_lines(variant: &Variant) -> String {
     let b = variant.board();
     b.lines()
         .iter()

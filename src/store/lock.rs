@@ -9,7 +9,7 @@ use crate::space::Sector;
 
 /// An exclusive lock on one work unit of a database folder, held while the unit is solved:
 /// a second process that reaches the unit waits for it, then finds it solved.
-pub struct UnitLock {
+pub(crate) struct UnitLock {
     _file: File,
 }
 
@@ -20,7 +20,7 @@ impl UnitLock {
     ///
     /// # Errors
     /// `Error::Io` when the lock file cannot be created or locked.
-    pub fn acquire(
+    pub(crate) fn acquire(
         dir: &Path,
         first: Sector,
         sectors: &[Sector],

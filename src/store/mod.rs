@@ -12,7 +12,8 @@ pub(crate) use codec::{encode_cell, width_for_depth, Key, Keys, Proved};
 #[cfg(test)]
 pub(crate) use db::scratch;
 pub use db::{rule_set_folder, Database};
-pub use file::{Row, SectorFile};
+pub(crate) use file::Row;
+pub use file::SectorFile;
 pub use format::{
     Header, SectorStats, BLOCK_SIZE, FORMAT_VERSION, HEADER_SIZE, INDEX_LAYOUT, MAGIC,
 };

@@ -78,7 +78,7 @@ pub(super) fn is_temporary_of(name: &str, sector_file: &str) -> bool {
 ///
 /// # Errors
 /// `Error::Io` naming the file when it cannot be written (the temporary file is removed).
-pub fn write_sector(
+pub(crate) fn write_sector(
     path: &Path,
     header: &mut Header,
     mut fill: impl FnMut(u64, u64, &mut [u8]),

@@ -80,6 +80,7 @@ impl Fault {
 /// Verifies `sectors` of `db` (and reads, without verifying, what they depend on).
 /// Lists at most `max_faults` faults but counts them all. Damage of any kind (unreadable,
 /// foreign, truncated or missing files, wrong values) is a fault in the report, never an error.
+#[must_use]
 pub fn verify(
     db: &Database,
     sectors: &[Sector],
@@ -94,6 +95,7 @@ pub fn verify(
 /// the files as they are now is not recomputed again: an interrupted verification goes on
 /// where it stopped. Every file's blocks are still checked against their checksums, so a file
 /// changed since its proof has another checksum, or a damaged block, and is proved again.
+#[must_use]
 pub fn verify_with(
     db: &Database,
     sectors: &[Sector],
