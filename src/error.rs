@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::invalid::InvalidInput;
+use crate::kernel::MapFailed;
 use crate::rules::{Rules, Value};
 use crate::space::Sector;
 
@@ -314,6 +315,15 @@ fn sectors(unit: &[Sector]) -> String {
         .map(|s| s.to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+impl From<MapFailed> for Error {
+    fn from(e: MapFailed) -> Error {
+        Error::Memory {
+            bytes: e.bytes,
+            cause: e.cause,
+        }
+    }
 }
 
 impl Error {

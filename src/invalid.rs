@@ -66,3 +66,20 @@ pub enum InvalidInput {
         why: String,
     },
 }
+
+/// The most characters of user input an error message quotes.
+pub const CLIP_CHARS: usize = 60;
+
+/// User input as an error message quotes it: whole when short, otherwise its first
+/// [`CLIP_CHARS`] characters, `…` and the total length, so that a huge line cannot flood the
+/// message.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(CLIP_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!(
+            "{}… ({} characters in all)",
+            &text[..end],
+            text.chars().count()
+        ),
+    }
+}

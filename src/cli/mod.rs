@@ -14,6 +14,7 @@ mod serve;
 mod simulate;
 mod solve;
 mod stats;
+mod units;
 mod variants;
 mod verify;
 

@@ -12,7 +12,7 @@ use super::output::Failure;
 use {
     super::bars::solved_line,
     super::output::EXIT_FAILURE,
-    super::solve::{print_solved, thread_pool},
+    super::units::{print_solved, thread_pool},
     morris::{Database, Progress, UnitTimes, WorkUnit},
     std::io::{self, Write},
     std::time::Instant,

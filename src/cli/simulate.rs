@@ -8,7 +8,7 @@ use morris::{Database, WorkUnit};
 
 use super::args::SolveArgs;
 use super::output::{bad_input, Failure, Out};
-use super::solve::slots;
+use super::units::slots;
 
 /// `solve --plan --simulate-workers N,...`: the critical path, then the wall time of each
 /// number of workers, replaying the units' costs through the schedule every solve follows.

@@ -3,13 +3,13 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use morris::solve::start_value;
 use morris::space::{endgame_roots, plan};
 use morris::{Database, Sector, Variant, WorkUnit};
 
 use super::args::SolveArgs;
 use super::bars::SolveBars;
-use super::output::{bad_input, describe_start, Failure, Out};
+use super::output::{bad_input, Failure, Out};
+use super::units::{print_solved, slots, thread_pool};
 
 /// `morris solve`.
 pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
@@ -57,11 +57,6 @@ fn roots_for(variant: &Variant, args: &SolveArgs) -> Result<Vec<Sector>, Failure
     Ok(roots)
 }
 
-/// The index slots of a unit's sectors.
-pub fn slots(db: &Database, unit: &WorkUnit) -> u64 {
-    unit.sectors.iter().map(|&s| db.index(s).size()).sum()
-}
-
 /// `solve --plan`: the work units in dependency order with their sizes.
 fn print_plan(db: &Database, units: &[WorkUnit]) -> Result<ExitCode, Failure> {
     let mut out = Out::new();
@@ -82,35 +77,4 @@ fn print_plan(db: &Database, units: &[WorkUnit]) -> Result<ExitCode, Failure> {
         units.len()
     ))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The last lines of a solve: units solved and skipped, and the start's value when known.
-pub fn print_solved(
-    db: &Database,
-    args: &SolveArgs,
-    units: usize,
-    solved: usize,
-    started: Instant,
-) -> Result<ExitCode, Failure> {
-    let mut out = Out::new();
-    out.line(format_args!(
-        "{units} work units ({solved} solved now, {} already done) in {:.2?}; database {}",
-        units - solved,
-        started.elapsed(),
-        db.dir().display()
-    ))?;
-    if args.sector.is_none() && args.max_pieces.is_none() {
-        if let Some(v) = start_value(db) {
-            out.line(format_args!("start position: {}", describe_start(v)))?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The worker threads of `--threads`.
-pub fn thread_pool(args: &SolveArgs) -> Result<rayon::ThreadPool, Failure> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| bad_input(format!("cannot start worker threads: {e}")))
 }

@@ -23,14 +23,21 @@ pub(crate) struct AtomicArray<T: ZeroableAtomic> {
     _element: std::marker::PhantomData<T>,
 }
 
+/// Working memory that could not be mapped: how much, and the operating system's error.
+#[derive(Debug)]
+pub(crate) struct MapFailed {
+    pub(crate) bytes: u64,
+    pub(crate) cause: std::io::Error,
+}
+
 impl<T: ZeroableAtomic> AtomicArray<T> {
     /// `len` zeros.
     ///
     /// # Errors
-    /// [`crate::Error::Memory`] when the memory cannot be mapped.
-    pub(crate) fn zeroed(len: usize) -> Result<AtomicArray<T>, crate::Error> {
+    /// [`MapFailed`] when the memory cannot be mapped.
+    pub(crate) fn zeroed(len: usize) -> Result<AtomicArray<T>, MapFailed> {
         let bytes = (len * std::mem::size_of::<T>()).max(1);
-        let map = memmap2::MmapMut::map_anon(bytes).map_err(|cause| crate::Error::Memory {
+        let map = memmap2::MmapMut::map_anon(bytes).map_err(|cause| MapFailed {
             bytes: bytes as u64,
             cause,
         })?;

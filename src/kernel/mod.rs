@@ -4,5 +4,5 @@
 mod atomic;
 mod prefetch;
 
-pub(crate) use atomic::AtomicArray;
+pub(crate) use atomic::{AtomicArray, MapFailed};
 pub(crate) use prefetch::prefetch;

@@ -2,8 +2,9 @@
 
 use std::collections::VecDeque;
 
+use super::cluster::{receive, send, Cluster};
 use super::message::{decode, encode, Times, ToScheduler, ToWorker};
-use super::{receive, send, Cluster, Event, MpiError, Report, Summary};
+use super::report::{Event, MpiError, Report, Summary};
 use crate::progress::Progress;
 use crate::solve::{self, unit_costs, unit_done};
 use crate::space::WorkUnit;
@@ -112,8 +113,9 @@ impl<'a> Coordinator<'a> {
     }
 
     /// Marks the units already solved on disk done.
-    fn find_done(&mut self) -> Result<(), crate::Error> {
-        std::fs::create_dir_all(self.db.dir()).map_err(|e| crate::Error::io(self.db.dir(), e))?;
+    fn find_done(&mut self) -> Result<(), crate::error::Error> {
+        std::fs::create_dir_all(self.db.dir())
+            .map_err(|e| crate::error::Error::io(self.db.dir(), e))?;
         for (i, unit) in self.units.iter().enumerate() {
             if unit_done(self.db, unit)? {
                 self.schedule.done(i);

@@ -2,8 +2,9 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use super::cluster::{receive, send, Cluster};
 use super::message::{decode, encode, ToScheduler, ToWorker};
-use super::{receive, send, Cluster, MpiError, Summary};
+use super::report::{MpiError, Summary};
 use crate::progress::Progress;
 use crate::solve::solve_locked;
 use crate::space::WorkUnit;

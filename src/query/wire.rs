@@ -239,7 +239,7 @@ impl BoardJson {
     /// The board of a variant.
     pub fn of(variant: &Variant) -> BoardJson {
         let b = variant.board();
-        let names = |pts: &mut dyn Iterator<Item = crate::Point>| {
+        let names = |pts: &mut dyn Iterator<Item = crate::rules::Point>| {
             pts.map(|p| b.point_name(p).to_string()).collect::<Vec<_>>()
         };
         BoardJson {

@@ -1,7 +1,7 @@
 //! Boards: points with coordinates and the straight lines through them.
 
+use super::point::{Point, PointSet, MAX_POINTS};
 use crate::invalid::InvalidInput;
-use crate::rules::{Point, PointSet, MAX_POINTS};
 
 /// A board: points, lines, and the adjacency and mills derived from the lines.
 ///

@@ -10,6 +10,7 @@ mod symmetry;
 mod value;
 mod variant;
 
+pub use crate::invalid::{clip, CLIP_CHARS};
 pub use board::Board;
 pub use movegen::{
     for_each_move, for_each_unmove, generate, has_move, play, too_few_pieces, value_without_moves,
@@ -19,7 +20,7 @@ pub(crate) use movegen::{for_each_unmove_with, full_board_draw, removable};
 pub use mv::Move;
 pub use perft::perft;
 pub use point::{Point, PointIter, PointSet, MAX_POINTS};
-pub use position::{clip, Color, Position, CLIP_CHARS};
+pub use position::{Color, Position};
 pub use symmetry::Symmetry;
 pub use value::Value;
 pub use variant::{

@@ -2,12 +2,12 @@
 
 use arrayvec::ArrayVec;
 
-use crate::rules::Board;
-use crate::rules::Move;
-use crate::rules::Position;
-use crate::rules::Value;
-use crate::rules::{FullBoard, NoMove, Removal, Variant};
-use crate::rules::{Point, PointSet};
+use super::board::Board;
+use super::mv::Move;
+use super::point::{Point, PointSet};
+use super::position::Position;
+use super::value::Value;
+use super::variant::{FullBoard, NoMove, Removal, Variant};
 
 /// Room for every move of any position of a 32-point board with 12 pieces a side.
 pub const MAX_MOVES: usize = 1024;

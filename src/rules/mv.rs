@@ -2,9 +2,9 @@
 
 use std::fmt;
 
+use super::board::Board;
+use super::point::Point;
 use crate::invalid::InvalidInput;
-use crate::rules::Board;
-use crate::rules::Point;
 
 const NONE: u8 = u8::MAX;
 

@@ -1,8 +1,8 @@
 //! Perft: counting move sequences, the standard check of a move generator.
 
-use crate::rules::Position;
-use crate::rules::Variant;
-use crate::rules::{for_each_move, generate, play};
+use super::movegen::{for_each_move, generate, play};
+use super::position::Position;
+use super::variant::Variant;
 
 /// The number of move sequences of length `depth` from `pos` (1 at depth 0).
 pub fn perft(variant: &Variant, pos: &Position, depth: u32) -> u64 {

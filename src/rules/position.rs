@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use crate::invalid::InvalidInput;
-use crate::rules::PointSet;
-use crate::rules::{Phases, Variant};
+use super::point::PointSet;
+use super::variant::{Phases, Variant};
+use crate::invalid::{clip, InvalidInput};
 
 /// A side: White places first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -308,22 +308,5 @@ fn check_hands(variant: &Variant, turn: Color, w: u8, b: u8) -> Result<(), Strin
             "with Black to move Black's hand must be one more than White's (or both 0), found {w} and {b}"
         )),
         _ => Ok(()),
-    }
-}
-
-/// The most characters of user input an error message quotes.
-pub const CLIP_CHARS: usize = 60;
-
-/// User input as an error message quotes it: whole when short, otherwise its first
-/// [`CLIP_CHARS`] characters, `…` and the total length, so that a huge line cannot flood the
-/// message.
-pub fn clip(text: &str) -> String {
-    match text.char_indices().nth(CLIP_CHARS) {
-        None => text.to_string(),
-        Some((end, _)) => format!(
-            "{}… ({} characters in all)",
-            &text[..end],
-            text.chars().count()
-        ),
     }
 }

@@ -1,7 +1,7 @@
 //! Symmetries of a board, found by search over point permutations.
 
-use crate::rules::Board;
-use crate::rules::{Point, PointSet, MAX_POINTS};
+use super::board::Board;
+use super::point::{Point, PointSet, MAX_POINTS};
 
 /// A permutation of a board's points that maps lines to lines and mills to mills.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -4,9 +4,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use crate::invalid::InvalidInput;
-use crate::rules::Board;
-use crate::rules::Symmetry;
+use super::board::Board;
+use super::symmetry::Symmetry;
+use crate::invalid::{clip, InvalidInput};
 
 /// When a side may fly (move a piece to any empty point).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -89,7 +89,7 @@ pub trait RuleSwitch: Copy + Sized + 'static {
             .find(|v| v.name() == s)
             .ok_or_else(|| InvalidInput::UnknownRule {
                 rule: Self::NAME,
-                value: super::clip(s),
+                value: clip(s),
                 expected: Self::ALL
                     .iter()
                     .map(|v| v.name())
@@ -438,7 +438,7 @@ impl Variant {
                 .iter()
                 .find(|s| s.name == name)
                 .ok_or_else(|| InvalidInput::UnknownVariant {
-                    name: crate::rules::clip(name),
+                    name: clip(name),
                     known: Variant::names().collect::<Vec<_>>().join(", "),
                 })?;
         let lines: Vec<&str> = spec

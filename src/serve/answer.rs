@@ -6,8 +6,8 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::error::{Error, Missing};
+use crate::invalid::InvalidInput;
 use crate::query::wire;
-use crate::InvalidInput;
 
 /// An answer that is not a 200: its status and `{"error":"..."}`.
 #[derive(Debug)]

@@ -7,9 +7,9 @@ use axum::http::{header, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
 use super::answer::{json, public_message, whole_game_command, ApiError};
+use super::app::App;
 use super::catalog::Opened;
 use super::params::Params;
-use super::App;
 use crate::error::Error;
 use crate::query::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
 use crate::query::{choose, Rule};
@@ -216,10 +216,10 @@ fn explore_position(
 ) -> Result<ExploreJson, Error> {
     let db = &opened.db;
     let board = variant.board();
-    let name = |p: crate::Point| board.point_name(p).to_string();
+    let name = |p: crate::rules::Point| board.point_name(p).to_string();
     let value: Option<Value>;
     let mut unsolved = None;
-    let moves: Vec<(crate::Move, Option<Value>)> = match db.analyse(pos) {
+    let moves: Vec<(crate::rules::Move, Option<Value>)> = match db.analyse(pos) {
         Ok(a) => {
             value = Some(a.value);
             a.moves.iter().map(|m| (m.mv, Some(m.value))).collect()

@@ -8,11 +8,11 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::Error;
 use crate::invalid::InvalidInput;
+use crate::rules::{Flying, Removal};
 use crate::rules::{FullBoard, Phases, RuleOverrides, RuleSwitch, Variant};
 use crate::space::Reachable;
 use crate::store::rule_set_folder;
 use crate::store::Database;
-use crate::{Flying, Removal};
 
 /// A known variant with one supported rule set.
 #[derive(Debug)]

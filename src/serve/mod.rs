@@ -33,6 +33,7 @@
 
 mod answer;
 mod api;
+mod app;
 mod assets;
 mod catalog;
 mod conn;
@@ -43,6 +44,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use app::App;
 use axum::routing::get;
 use axum::Router;
 use catalog::Catalog;
@@ -69,7 +71,7 @@ pub struct Config {
 pub enum Error {
     /// The database folder is not one.
     #[error(transparent)]
-    Database(#[from] crate::Error),
+    Database(#[from] crate::error::Error),
     /// The address cannot be listened on.
     #[error("cannot listen on {addr}: {cause}")]
     Bind {
@@ -92,14 +94,6 @@ impl Error {
             Error::Bind { .. } | Error::Runtime(_) => false,
         }
     }
-}
-
-/// What the handlers share.
-struct App {
-    catalog: Catalog,
-    /// Bounds the database work in flight on blocking threads.
-    work: Arc<tokio::sync::Semaphore>,
-    timeout: Duration,
 }
 
 /// Serves until the process ends; calls `listening` with the bound address once it accepts

@@ -8,10 +8,10 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::sector::Sector;
 use crate::rules::PointSet;
 use crate::rules::Position;
 use crate::rules::Variant;
-use crate::space::Sector;
 
 /// A symmetry as four byte-indexed lookup tables, so applying it costs four loads.
 #[derive(Clone)]

@@ -14,8 +14,8 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::sector::{Sector, WorkUnit};
 use crate::rules::Variant;
-use crate::space::{Sector, WorkUnit};
 
 /// Which units each unit of a plan reads, and which read it.
 #[derive(Clone, Debug)]

@@ -5,6 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
+use super::file::SectorFile;
 use crate::error::{Damage, Error, Missing};
 use crate::rules::too_few_pieces;
 use crate::rules::Position;
@@ -12,7 +13,6 @@ use crate::rules::Value;
 use crate::rules::Variant;
 use crate::space::Sector;
 use crate::space::{Orbits, SectorIndex};
-use crate::store::SectorFile;
 
 /// The solved sectors of one variant and rule set, under `DIR/<rule set>/`, opened lazily.
 #[derive(Debug)]

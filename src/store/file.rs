@@ -340,11 +340,11 @@ impl Row<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::codec::{encode_cell, max_depth_for_width};
+    use super::super::format::BLOCK_SIZE;
+    use super::super::write::write_sector;
     use super::*;
     use crate::rules::Value;
-    use crate::store::codec::{encode_cell, max_depth_for_width};
-    use crate::store::write::write_sector;
-    use crate::store::BLOCK_SIZE;
 
     fn sector33() -> Sector {
         "3-3-0-0".parse().unwrap()

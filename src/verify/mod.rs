@@ -6,6 +6,7 @@
 //! the game's solution, given correct move generation. This deliberately shares nothing with
 //! the solver but the rules and the index: no un-moves, no counters, no levels.
 
+mod fault;
 mod moves;
 mod placements;
 mod record;
@@ -16,6 +17,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
 
+pub use fault::Fault;
+use fault::{Faults, Files, Unusable};
+
 use crate::error::Error;
 use crate::progress::Progress;
 use crate::space::Sector;
@@ -23,30 +27,6 @@ use crate::store::{Database, SectorFile};
 pub use record::proof_path;
 use record::{read_proof, write_proof, Relied};
 use sector::verify_sector;
-
-/// One thing found wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fault {
-    /// The sector where it was found.
-    pub sector: Sector,
-    /// The position in notation, when the fault is about one position.
-    pub position: Option<String>,
-    /// What is wrong.
-    pub message: String,
-    /// The sector whose missing file the fault is, for advice on solving it.
-    pub missing: Option<Sector>,
-}
-
-impl std::fmt::Display for Fault {
-    /// `sector S[ position P]: message`, as `verify` lists it after `FAULT `.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "sector {}", self.sector)?;
-        if let Some(p) = &self.position {
-            write!(f, " position {p}")?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
 
 /// What a verification checked and found.
 #[derive(Clone, Debug, Default)]
@@ -141,16 +121,6 @@ fn prove(
     report.fault_count = proof.faults.count;
     report
 }
-
-/// Why a sector file cannot be used at all, and the sector when it is missing.
-#[derive(Clone, Debug)]
-struct Unusable {
-    why: String,
-    missing: Option<Sector>,
-}
-
-/// Opened sector files, damaged or not, keyed by sector.
-type Files = BTreeMap<Sector, Result<Arc<SectorFile>, Unusable>>;
 
 /// Opens the files of `sectors` and of every sector they depend on.
 fn open_files(db: &Database, sectors: &[Sector]) -> Files {
@@ -300,22 +270,6 @@ impl Proof<'_> {
                     ),
                 ));
             }
-        }
-    }
-}
-
-/// The faults kept for the report, and the count of all.
-struct Faults {
-    list: Vec<Fault>,
-    count: u64,
-    max: usize,
-}
-
-impl Faults {
-    fn note(&mut self, f: Fault) {
-        self.count += 1;
-        if self.list.len() < self.max {
-            self.list.push(f);
         }
     }
 }

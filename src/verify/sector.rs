@@ -6,10 +6,10 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use super::fault::{Fault, Faults, Files};
 use super::moves::Moves;
 use super::placements::Placements;
 use super::rows::{broken_child, ChildSector};
-use super::{Fault, Faults, Files};
 use crate::kernel::{prefetch, AtomicArray};
 use crate::progress::Progress;
 use crate::rules::{Color, Position, Value};
@@ -49,7 +49,10 @@ pub(super) fn verify_sector(
         Ok(a) => a,
         Err(e) => {
             // The proof cannot run without it: a fault, not an error.
-            faults.note(Fault::of_sector(sector, format!("cannot be proved: {e}")));
+            faults.note(Fault::of_sector(
+                sector,
+                format!("cannot be proved: {}", crate::error::Error::from(e)),
+            ));
             return (0, 0);
         }
     };
