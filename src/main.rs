@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(1);
     }
+    cli::ignore_file_size_limit_signal();
     // An interrupted solve leaves no temporary files behind (the unit's lock goes with the
     // process). The handler cannot tell SIGINT from SIGTERM; 130 is the shell's code for the
     // first.

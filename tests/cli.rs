@@ -133,12 +133,24 @@ fn bad_arguments_exit_2() {
 #[test]
 fn moves_prints_sorted_moves_and_json() {
     let out = morris(
-        &["--variant", "six", "moves", "W.B/.../.W.B/.../... b 3 4"],
+        &["--variant", "six", "moves", "W.B/.../.W.B/.../W.. b 3 4"],
         "",
     );
     assert_eq!(
         stdout(&out),
-        "a1 a3 b2 b4 c1 c2 c4 c5 d2 d3 d4 e1xa5 e1xb3\n"
+        "a3 b2 b4 c1 c2 c4 c5 d2 d3 d4 e1xa1 e1xa5 e1xb3\n"
+    );
+    // Without White's a1 the position cannot occur (White has lost a piece to a mill that
+    // Black, with two placed, could not have formed): refused as `query` refuses it.
+    let out = morris(
+        &["--variant", "six", "moves", "W.B/.../.W.B/.../... b 3 4"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cannot occur in a game"),
+        "{}",
+        stderr(&out)
     );
     let out = morris(
         &["--variant", "three", "moves", "--json", "WW./BB./... w 1 1"],

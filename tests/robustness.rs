@@ -527,11 +527,23 @@ fn query_refuses_positions_that_cannot_occur_saying_why() {
                 assert!(stderr(&out).contains(reason), "{args:?}: {}", stderr(&out));
             }
         }
-        // moves and perft answer any well-formed position.
-        let out = run_morris(&["--variant", "six", "moves", position], "");
-        assert!(out.status.success(), "{}", output_text(&out));
-        let out = run_morris(&["--variant", "six", "perft", "--depth", "2", position], "");
-        assert!(out.status.success(), "{}", output_text(&out));
+        // moves and perft refuse it alike: every command validates a position the same way.
+        for args in [
+            vec!["--variant", "six", "moves", position],
+            vec!["--variant", "six", "perft", "--depth", "2", position],
+        ] {
+            let out = run_morris(&args, "");
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{args:?}: {}",
+                output_text(&out)
+            );
+            assert!(out.stdout.is_empty());
+            for reason in reasons {
+                assert!(stderr(&out).contains(reason), "{args:?}: {}", stderr(&out));
+            }
+        }
     }
     // In a batch each gets an error line in its place; the others are answered.
     let input = [SIX_POSITION, SIX_OVER_BEFORE, SIX_FINISHED, SIX_NO_MILL_YET].join("\n");
@@ -556,7 +568,8 @@ fn query_refuses_positions_that_cannot_occur_saying_why() {
         .unwrap()
         .contains("sector 2-2-4-3"));
     assert_eq!(out.status.code(), Some(2));
-    // The README's example: a position that can occur, and its moves as the README prints them.
+    // The command-line reference's example: a position that can occur, and its moves as
+    // docs/cli.md prints them.
     let out = run_morris(&["--variant", "six", "query", "--db", db, SIX_POSITION], "");
     assert!(out.status.success(), "{}", output_text(&out));
     let out = run_morris(&["--variant", "six", "moves", SIX_POSITION], "");
@@ -564,9 +577,9 @@ fn query_refuses_positions_that_cannot_occur_saying_why() {
         stdout_lines(&out),
         ["a3 b2 b4 c1 c2 c4 c5 d2 d3 d4 e1xa1 e1xa5 e1xb3"]
     );
-    let readme = include_str!("../README.md");
-    assert!(readme.contains(&format!("moves --variant six '{SIX_POSITION}'")));
-    assert!(readme.contains("# a3 b2 b4 c1 c2 c4 c5 d2 d3 d4 e1xa1 e1xa5 e1xb3"));
+    let reference = include_str!("../docs/cli.md");
+    assert!(reference.contains(&format!("moves --variant six '{SIX_POSITION}'")));
+    assert!(reference.contains("# a3 b2 b4 c1 c2 c4 c5 d2 d3 d4 e1xa1 e1xa5 e1xb3"));
 }
 
 #[test]

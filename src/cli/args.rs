@@ -242,6 +242,11 @@ pub struct ServeArgs {
     /// Seconds a request may take to arrive, and to be answered.
     #[arg(long, default_value_t = 10.0, value_parser = parse_timeout)]
     pub timeout: f64,
+    /// Let pages of this origin (e.g. `https://example.org`) read the API's answers; repeat
+    /// for more, or `any` for every origin. Without it, browsers keep the answers from pages
+    /// of other origins.
+    #[arg(long, value_name = "ORIGIN|any")]
+    pub cors: Vec<String>,
 }
 
 /// The most worker threads `solve` starts: far more than any machine's cores, and few enough

@@ -2,22 +2,26 @@
 
 use std::path::Path;
 
+use morris::space::Reachable;
 use morris::{Database, Sector, Variant};
 
 use super::output::{bad_input, solve_command, Failure};
 
-/// The database of `variant` under the folder `dir` given as `--db`; a `dir` that exists and
-/// is not a folder is refused at once, for every command.
+/// The database of `variant` under the folder `dir` given as `--db` (see [`check_folder`]).
 pub fn database(dir: &Path, variant: &Variant) -> Result<Database, Failure> {
-    if let Ok(meta) = std::fs::metadata(dir) {
-        if !meta.is_dir() {
-            return Err(bad_input(format!(
-                "--db {}: not a folder (a database is a folder with a subfolder per variant and rule set)",
-                dir.display()
-            )));
-        }
-    }
+    check_folder(dir)?;
     Ok(Database::new(dir, variant)?)
+}
+
+/// Refuses a `--db` that exists and is not a folder, at once, for every command.
+pub fn check_folder(dir: &Path) -> Result<(), Failure> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => Err(bad_input(format!(
+            "--db {}: not a folder (a database is a folder with a subfolder per variant and rule set)",
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The failure of a command that found no sector of the rule set at all, with the `solve`
@@ -44,7 +48,7 @@ pub fn sectors_to_check(db: &Database, sector: Option<&str>) -> Result<Vec<Secto
     let sectors = match sector {
         Some(text) => {
             let s: Sector = text.parse()?;
-            s.check(db.variant())?;
+            Reachable::new(db.variant()).check_sector(s)?;
             vec![s]
         }
         None => db.present(),

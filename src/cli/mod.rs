@@ -11,6 +11,7 @@ mod output;
 mod query;
 #[cfg(feature = "serve")]
 mod serve;
+mod signals;
 mod simulate;
 mod solve;
 mod stats;
@@ -24,6 +25,7 @@ use clap::Parser;
 
 use args::{Cli, Command};
 pub use output::{is_closed_pipe, Failure, EXIT_BAD_INPUT};
+pub use signals::ignore_file_size_limit_signal;
 
 /// Parses the command line and runs the subcommand.
 pub fn run() -> Result<ExitCode, Failure> {

@@ -1,16 +1,32 @@
 //! `morris serve`: the explorer page and the HTTP API until the process is killed.
 
+use std::io::Write;
 use std::process::ExitCode;
 
+use morris::serve::Cors;
+
 use super::args::ServeArgs;
-use super::output::{Failure, Out, EXIT_BAD_INPUT, EXIT_FAILURE};
+use super::output::{bad_input, Failure, Out, EXIT_BAD_INPUT, EXIT_FAILURE};
 
 /// `morris serve`: prints the address it listens on, then serves until killed.
 pub fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
+    super::folder::check_folder(&args.db)?;
+    let cors = cors(&args.cors)?;
+    if !args.bind.ip().is_loopback() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "morris serve: --bind {} makes the explorer page and the API reachable from the network. \
+             Both are read-only, but anyone who can reach this machine can use them and load it. \
+             To publish them, bind to 127.0.0.1 and put a reverse proxy (nginx, Caddy) in front, \
+             with TLS, rate limits and access control (docs/explorer.md).",
+            args.bind
+        );
+    }
     let config = morris::serve::Config {
         db: args.db,
         bind: args.bind,
         timeout: std::time::Duration::from_secs_f64(args.timeout),
+        cors,
     };
     let shown = config.db.display().to_string();
     morris::serve::run(&config, |addr| {
@@ -28,4 +44,24 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
         error: e.into(),
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--cors`: nothing, `any`, or origins `scheme://host[:port]`.
+fn cors(given: &[String]) -> Result<Cors, Failure> {
+    if given.is_empty() {
+        return Ok(Cors::Off);
+    }
+    if given.iter().any(|o| o == "any") {
+        return Ok(Cors::Any);
+    }
+    for origin in given {
+        let scheme_ok = origin.starts_with("http://") || origin.starts_with("https://");
+        let host = origin.split_once("://").map_or("", |(_, h)| h);
+        if !scheme_ok || host.is_empty() || host.contains('/') {
+            return Err(bad_input(format!(
+                "--cors {origin:?}: an origin is `http://HOST[:PORT]` or `https://HOST[:PORT]` (no path), or `any`"
+            )));
+        }
+    }
+    Ok(Cors::Origins(given.to_vec()))
 }

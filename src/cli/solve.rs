@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use morris::space::{endgame_roots, plan};
+use morris::space::{endgame_roots, plan, Reachable};
 use morris::{Database, Sector, Variant, WorkUnit};
 
 use super::args::SolveArgs;
@@ -37,12 +37,7 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
 fn roots_for(variant: &Variant, args: &SolveArgs) -> Result<Vec<Sector>, Failure> {
     let roots = if let Some(text) = &args.sector {
         let sector: Sector = text.parse()?;
-        sector.check(variant)?;
-        if sector.is_terminal() {
-            return Err(bad_input(format!(
-                "sector {sector}: the mover has fewer than three pieces, so every position is lost at depth 0 and nothing is stored"
-            )));
-        }
+        Reachable::new(variant).check_sector(sector)?;
         vec![sector]
     } else if let Some(k) = args.max_pieces {
         if k < 3 {

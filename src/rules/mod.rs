@@ -18,7 +18,7 @@ pub use movegen::{
 };
 pub(crate) use movegen::{for_each_unmove_with, full_board_draw, removable};
 pub use mv::Move;
-pub use perft::perft;
+pub use perft::{perft, perft_estimate};
 pub use point::{Point, PointIter, PointSet, MAX_POINTS};
 pub use position::{Color, Position};
 pub use symmetry::Symmetry;

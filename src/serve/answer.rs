@@ -105,7 +105,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A JSON answer: not cached (a folder being solved changes), readable from any origin.
+/// A JSON answer, not cached (a folder being solved changes); other origins read it only
+/// where `--cors` says so (see `cors.rs`).
 pub(super) fn json(body: String) -> Response {
     let mut response = body.into_response();
     let h = response.headers_mut();
@@ -114,9 +115,5 @@ pub(super) fn json(body: String) -> Response {
         HeaderValue::from_static("application/json"),
     );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
     response
 }

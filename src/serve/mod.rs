@@ -37,6 +37,7 @@ mod app;
 mod assets;
 mod catalog;
 mod conn;
+mod cors;
 mod params;
 
 use std::net::SocketAddr;
@@ -48,6 +49,7 @@ use app::App;
 use axum::routing::get;
 use axum::Router;
 use catalog::Catalog;
+pub use cors::Cors;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
@@ -63,6 +65,8 @@ pub struct Config {
     pub bind: SocketAddr,
     /// How long a request may take to arrive, and to be answered.
     pub timeout: Duration,
+    /// Which other origins' pages may read the answers.
+    pub cors: Cors,
 }
 
 /// Why the server could not start or stopped.
@@ -128,13 +132,14 @@ pub fn run(config: &Config, listening: impl FnOnce(SocketAddr)) -> Result<(), Er
             cause,
         })?;
         listening(addr);
-        conn::accept(listener, router(app, config.timeout), config.timeout).await;
+        let routes = router(app, config.timeout, config.cors.clone());
+        conn::accept(listener, routes, config.timeout).await;
         Ok(())
     })
 }
 
-/// The routes, with the body limit and the handler timeout.
-fn router(app: Arc<App>, timeout: Duration) -> Router {
+/// The routes, with the body limit, the handler timeout and cross-origin access.
+fn router(app: Arc<App>, timeout: Duration, cors: Cors) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
@@ -148,6 +153,10 @@ fn router(app: Arc<App>, timeout: Duration) -> Router {
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(app)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(cors),
+            cors::layer,
+        ))
         .layer(RequestBodyLimitLayer::new(MAX_BODY))
         // A second net under the handlers' own deadline (see `api`), which says more.
         .layer(TimeoutLayer::with_status_code(

@@ -34,6 +34,29 @@ impl Reachable {
         self.sectors.contains(&sector)
     }
 
+    /// Checks that `sector` holds positions a game can reach and that are stored: its counts
+    /// fit the variant, the mover keeps three pieces, and some game from the start reaches it.
+    ///
+    /// # Errors
+    /// `InvalidInput::Sector` saying which of these fails, and why.
+    pub fn check_sector(&self, sector: Sector) -> Result<(), InvalidInput> {
+        sector.check(&self.variant)?;
+        let why = if sector.is_terminal() {
+            "the mover has fewer than three pieces, so every position is lost at depth 0 and nothing is stored".to_string()
+        } else if !self.contains(sector) {
+            format!(
+                "no game from the start reaches it{}",
+                lost_without_mills(&self.variant, sector, "the mover", "the opponent")
+            )
+        } else {
+            return Ok(());
+        };
+        Err(InvalidInput::Sector {
+            sector: sector.to_string(),
+            why,
+        })
+    }
+
     /// Checks that `pos` (with `turn` to move) can arise in a game from the start.
     ///
     /// # Errors
@@ -95,19 +118,28 @@ fn impossible(
         pos.opponent.len(),
         pos.opponent_hand
     );
-    // Each mill removes one piece, and a side forms mills only with three pieces on the board:
-    // at most one mill for each placement from its third on.
-    let pieces = variant.pieces() as u32;
-    let (mover_lost, opponent_lost) = (pieces - pos.mover_pieces(), pieces - pos.opponent_pieces());
-    let (mover_placed, opponent_placed) = (
-        (variant.pieces() - pos.mover_hand) as u32,
-        (variant.pieces() - pos.opponent_hand) as u32,
-    );
+    let why = lost_without_mills(variant, sector, &mover.to_string(), &opponent.to_string());
+    Some(format!(
+        "cannot occur in a game: no game from the start reaches {counts}{why}"
+    ))
+}
+
+/// Why no game reaches `sector` when pieces are gone that no mill could have taken, as `; ...`
+/// (empty when that is not the reason), naming the sides `mover` and `opponent`. Each mill
+/// removes one piece, and a side forms mills only with three pieces on the board: at most one
+/// mill for each placement from its third on.
+fn lost_without_mills(variant: &Variant, s: Sector, mover: &str, opponent: &str) -> String {
     // Under Lasker's phases mills also come from moves made with pieces in hand: no reason.
-    let separate = variant.rules().phases == Phases::Separate;
-    let why = if !separate {
-        String::new()
-    } else if opponent_lost > mover_placed.saturating_sub(2) {
+    if variant.rules().phases != Phases::Separate {
+        return String::new();
+    }
+    let pieces = variant.pieces() as u32;
+    let on = |board: u8, hand: u8| board as u32 + hand as u32;
+    let mover_lost = pieces.saturating_sub(on(s.mover, s.mover_hand));
+    let opponent_lost = pieces.saturating_sub(on(s.opponent, s.opponent_hand));
+    let mover_placed = pieces.saturating_sub(s.mover_hand as u32);
+    let opponent_placed = pieces.saturating_sub(s.opponent_hand as u32);
+    if opponent_lost > mover_placed.saturating_sub(2) {
         format!(
             "; {opponent} has lost {}, but {mover} has placed only {mover_placed} and a mill needs three pieces on the board",
             pieces_text(opponent_lost)
@@ -119,10 +151,7 @@ fn impossible(
         )
     } else {
         String::new()
-    };
-    Some(format!(
-        "cannot occur in a game: no game from the start reaches {counts}{why}"
-    ))
+    }
 }
 
 fn pieces_text(n: u32) -> String {
