@@ -280,3 +280,80 @@ fn variants_lists_every_variant_as_json() {
     assert_eq!(twelve["full_board"], "draw");
     assert_eq!(list.len(), 10);
 }
+
+/// perft refuses depths whose count would run for hours (it once recursed until the stack
+/// overflowed at about 3,000 plies), with the estimate and exit 2; small depths still count.
+#[test]
+fn perft_refuses_depths_beyond_reasonable_time() {
+    for depth in ["3000", "40"] {
+        let out = morris(&["perft", "--depth", depth], "");
+        assert_eq!(out.status.code(), Some(2), "{depth}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("perft --depth {depth}: "))
+                && stderr(&out).contains("choose a smaller depth"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let out = morris(&["--variant", "three", "perft", "--depth", "8"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// `check`, `verify` and `solve --sector` say why a sector holds nothing to solve, check or
+/// prove (the mover has lost already, or no game reaches it), instead of advising a `solve`
+/// that refuses it.
+#[test]
+fn sectors_no_game_reaches_are_refused_saying_why() {
+    use morris::space::Reachable;
+    use morris::{Sector, Variant};
+    let six = Variant::by_name("six").unwrap();
+    let reachable = Reachable::new(&six);
+    let mut unreached = None;
+    'search: for w in 0..=6u8 {
+        for b in 0..=6u8 {
+            for wf in 0..=6u8 {
+                for bf in 0..=6u8 {
+                    let s = Sector {
+                        mover: w,
+                        opponent: b,
+                        mover_hand: wf,
+                        opponent_hand: bf,
+                    };
+                    if s.check(&six).is_ok() && !s.is_terminal() && !reachable.contains(s) {
+                        unreached = Some(s);
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    let unreached = unreached
+        .expect("six has sectors no game reaches")
+        .to_string();
+    let db = std::env::temp_dir().join(format!("morris-cli-unreached-{}", std::process::id()));
+    let dbs = db.to_str().unwrap();
+    for (sector, why) in [
+        ("1-3-0-0", "fewer than three pieces"),
+        (unreached.as_str(), "no game from the start reaches it"),
+    ] {
+        for sub in ["check", "verify", "solve"] {
+            let out = morris(
+                &["--variant", "six", sub, "--db", dbs, "--sector", sector],
+                "",
+            );
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{sub} {sector}: {}",
+                stderr(&out)
+            );
+            assert!(
+                stderr(&out).contains(why),
+                "{sub} {sector}: {}",
+                stderr(&out)
+            );
+            assert!(!stderr(&out).contains("morris solve"), "{}", stderr(&out));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&db);
+}

@@ -175,15 +175,17 @@ fn damage_anywhere_in_a_file_is_caught_before_any_answer_that_reads_it() {
             assert!(t.contains(&needle), "{what}: {t}");
         }
     }
-    // solve stops at a damaged child block, naming it, and writes nothing for the unit.
+    // solve finds a damaged child block before it reads it, names it, moves the file aside,
+    // solves the child's unit again (to the same bytes), then the unit it was asked for.
     fs::write(&file, &cases.iter().find(|c| c.2 == Some(2)).unwrap().1).unwrap();
     let (code, t) = run(&["solve", "--quiet", "--db", dbs, "--sector", "5-4-0-0"]);
-    assert_eq!(code, Some(1), "{t}");
+    assert_eq!(code, Some(0), "{t}");
     assert!(t.contains("4-4-0-0.sec: damaged: block 2 (slots"), "{t}");
-    assert!(!rule_dir(&db, "nine").join("5-4-0-0.sec").exists());
+    assert!(t.contains("moved aside as 4-4-0-0.sec.damaged"), "{t}");
+    assert_eq!(fs::read(&file).unwrap(), pristine);
+    assert!(rule_dir(&db, "nine").join("5-4-0-0.sec").exists());
     assert!(temporary_files(&db).is_empty());
-    // Restored, everything holds again.
-    fs::write(&file, &pristine).unwrap();
+    // Everything holds again.
     let (code, t) = run(&["check", "--quiet", "--db", dbs]);
     assert_eq!(code, Some(0), "{t}");
     assert!(t.contains("all hold"), "{t}");
@@ -502,6 +504,18 @@ fn a_full_disk_and_io_errors_exit_1_naming_the_file_and_leave_nothing_behind() {
     );
     assert!(!rule_dir(&db, "nine").join("3-3-0-0.sec").exists());
     assert_eq!(temporary_files(&db), Vec::<String>::new());
+    // Without the trap the limit's signal would kill the process silently, leaving its
+    // temporary file: morris ignores SIGXFSZ itself, and ends as above.
+    let script = format!(
+        "ulimit -f 64; exec {} {} {}",
+        env!("CARGO_BIN_EXE_morris"),
+        variant_args.join(" "),
+        db.display()
+    );
+    let out = Command::new("bash").args(["-c", &script]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("File too large"), "{}", text(&out));
+    assert_eq!(temporary_files(&db), Vec::<String>::new());
 
     // A really full disk: a 64 KiB tmpfs, where this machine lets a test mount one (as root).
     let full = scratch("format-full-disk");
@@ -531,4 +545,120 @@ fn a_full_disk_and_io_errors_exit_1_naming_the_file_and_leave_nothing_behind() {
     );
     assert!(!solved);
     assert_eq!(listing, Vec::<String>::new());
+}
+
+/// Re-seals a sector file's header after an edit: its checksum is xxh3-64 of bytes
+/// `[0, 4088)`, stored at 4088 (docs/format.md).
+fn reseal(bytes: &mut [u8]) {
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[..4088]);
+    bytes[4088..4096].copy_from_slice(&sum.to_le_bytes());
+}
+
+/// Adds `delta` to the `u64` statistic at `offset` of a header.
+fn bump(bytes: &mut [u8], offset: usize, delta: i64) {
+    let old = u64::from_le_bytes(bytes[offset..offset + 8].try_into().unwrap());
+    bytes[offset..offset + 8].copy_from_slice(&old.wrapping_add(delta as u64).to_le_bytes());
+}
+
+/// A header whose statistics were changed and its checksum re-sealed: counts that no longer
+/// add up are refused by every command that opens the file (`check`, `stats`, `verify`);
+/// counts changed consistently still fail `verify`, which recomputes them from the payload.
+#[test]
+fn forged_header_statistics_are_caught() {
+    let db = scratch("format-forged-stats");
+    solve("five", &db, &[]);
+    let path = rule_dir(&db, "five").join("4-4-0-0.sec");
+    let whole = fs::read(&path).unwrap();
+    let dbs = db.to_str().unwrap();
+    // One more win than there are: the counts do not add up.
+    let mut forged = whole.clone();
+    bump(&mut forged, 216, 1);
+    reseal(&mut forged);
+    fs::write(&path, &forged).unwrap();
+    for sub in ["check", "stats", "verify"] {
+        let out = morris(&["--variant", "five", sub, "--db", dbs]);
+        assert_eq!(out.status.code(), Some(1), "{sub}: {}", text(&out));
+        assert!(
+            text(&out).contains("4-4-0-0.sec") && text(&out).contains("do not add up"),
+            "{sub}: {}",
+            text(&out)
+        );
+    }
+    // A win made a loss, and the deepest value deeper: the counts add up, but the payload
+    // says otherwise.
+    let mut forged = whole.clone();
+    bump(&mut forged, 216, 1);
+    bump(&mut forged, 224, -1);
+    forged[272] = forged[272].wrapping_add(2);
+    reseal(&mut forged);
+    fs::write(&path, &forged).unwrap();
+    let out = morris(&["--variant", "five", "check", "--db", dbs]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = morris(&["--variant", "five", "verify", "-q", "--db", dbs]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("FAULT sector 4-4-0-0: the header's statistics"),
+        "{}",
+        text(&out)
+    );
+    fs::write(&path, &whole).unwrap();
+    let out = morris(&["--variant", "five", "verify", "-q", "--db", dbs]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+/// `solve` over a folder with a damaged payload block checks the blocks of the files it would
+/// skip, moves the damaged file aside, solves its unit again (its dependencies are sound) to
+/// the same bytes, and says so; it never reports a damaged folder as complete.
+#[test]
+fn solve_solves_a_damaged_sector_again() {
+    let db = scratch("format-solve-damaged");
+    solve("five", &db, &[]);
+    let dir = rule_dir(&db, "five");
+    let path = dir.join("3-3-0-0.sec");
+    let whole = fs::read(&path).unwrap();
+    let mut damaged = whole.clone();
+    let at = payload_offset(&damaged) + 100;
+    damaged[at] ^= 0x5A;
+    fs::write(&path, &damaged).unwrap();
+    let dbs = db.to_str().unwrap();
+    let out = morris(&["--variant", "five", "solve", "--db", dbs]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("1 solved now"), "{}", text(&out));
+    assert!(
+        text(&out).contains("sector 3-3-0-0: ") && text(&out).contains("fails its checksum"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(fs::read(&path).unwrap(), whole);
+    assert_eq!(fs::read(dir.join("3-3-0-0.sec.damaged")).unwrap(), damaged);
+    let out = morris(&["--variant", "five", "check", "--db", dbs]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+/// `check` and `verify` compare the folder with what was solved: a sector file deleted from a
+/// whole game (a dependency, or the start that nothing depends on) is a fault, with the
+/// `solve` that fills it.
+#[test]
+fn a_deleted_sector_is_found_missing() {
+    let db = scratch("format-deleted");
+    solve("five", &db, &[]);
+    let dir = rule_dir(&db, "five");
+    let dbs = db.to_str().unwrap();
+    for gone in ["3-3-0-0", "0-0-5-5"] {
+        let path = dir.join(format!("{gone}.sec"));
+        let whole = fs::read(&path).unwrap();
+        fs::remove_file(&path).unwrap();
+        for sub in ["check", "verify"] {
+            let out = morris(&["--variant", "five", sub, "-q", "--db", dbs]);
+            assert_eq!(out.status.code(), Some(1), "{sub} {gone}: {}", text(&out));
+            let t = text(&out);
+            assert!(t.contains(&format!("FAULT sector {gone}: ")), "{sub}: {t}");
+            assert!(
+                t.contains("morris solve --variant five")
+                    && t.contains(&format!("--sector {gone}")),
+                "{sub}: {t}"
+            );
+        }
+        fs::write(&path, whole).unwrap();
+    }
 }

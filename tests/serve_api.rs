@@ -520,3 +520,130 @@ fn serve_refuses_a_rule_set_folder_and_a_busy_port() {
     let out = morris(&["serve", "--timeout", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A sector file truncated, or overwritten in place, under a running server (which reads its
+/// files with `pread`: a mapped file would kill it with SIGBUS): the positions it holds are
+/// answered with a 500 naming the file and no folder, the server lives on, and once the file
+/// is whole again they are answered as before.
+#[test]
+fn a_file_changed_under_the_server_is_an_error_until_it_is_whole_again() {
+    use std::fs;
+    let db = solved("serve-changed", "nine", &["--sector", "4-4-0-0"]);
+    let nine = Variant::by_name("nine").unwrap();
+    let path = db
+        .join(morris::store::rule_set_folder(&nine))
+        .join("4-4-0-0.sec");
+    let whole = fs::read(&path).unwrap();
+    // Positions in the first and the last payload block of 4-4-0-0 (four blocks).
+    let sector: morris::Sector = "4-4-0-0".parse().unwrap();
+    let index = morris::space::SectorIndex::new(
+        std::sync::Arc::new(morris::space::Orbits::new(&nine)),
+        sector,
+    );
+    let at = |from: u64| {
+        let pos = (from..index.size())
+            .find_map(|slot| index.position(slot))
+            .unwrap();
+        pos.to_notation(&nine, morris::Color::White)
+    };
+    let (early, late) = (at(0), at(index.size() - (1 << 18)));
+    let query = |position: &str, server: &Server| {
+        get(
+            server.addr,
+            &format!("/api/query?position={}", enc(position)),
+        )
+    };
+    let server = Server::start(&db, 5.0);
+    let before = query(&late, &server);
+    assert_eq!(before.status, 200, "{}", before.text());
+    drop(server);
+    let mut server = Server::start(&db, 5.0);
+    // The file is opened (its header and table read) by a query of its first block.
+    assert_eq!(query(&early, &server).status, 200);
+    let shorten = |len: usize| {
+        let f = fs::OpenOptions::new().write(true).open(&path).unwrap();
+        f.set_len(len as u64).unwrap();
+    };
+    shorten(whole.len() - (1 << 19));
+    let r = query(&late, &server);
+    assert_eq!(r.status, 500, "{}", r.text());
+    let text = r.text();
+    assert!(
+        text.contains("4-4-0-0.sec") && text.contains("damaged"),
+        "{text}"
+    );
+    assert!(!text.contains(db.to_str().unwrap()), "{text}");
+    assert!(server.alive());
+    // Overwritten in place, the same length: the block fails its checksum.
+    let mut garbage = whole.clone();
+    let n = garbage.len();
+    garbage[n - 100] ^= 0xFF;
+    fs::write(&path, &garbage).unwrap();
+    let r = query(&late, &server);
+    assert_eq!(r.status, 500, "{}", r.text());
+    assert!(r.text().contains("fails its checksum"), "{}", r.text());
+    // Whole again: answered as before the damage.
+    fs::write(&path, &whole).unwrap();
+    let after = query(&late, &server);
+    assert_eq!(after.status, 200, "{}", after.text());
+    assert_eq!(after.body, before.body);
+    assert!(server.alive());
+}
+
+/// Cross-origin access is off unless `--cors` names the origin (or `any`); a non-loopback
+/// bind is announced on standard error; error answers never hold the server's folders; a
+/// `--db` that is a file is refused at start.
+#[test]
+fn cross_origin_reads_are_opt_in_and_answers_hold_no_paths() {
+    let db = solved("serve-cors", "six", &[]);
+    let start = "/api/query?variant=six&position=start";
+    let with_origin = |server: &Server, origin: &str| {
+        let raw = format!(
+            "GET {start} HTTP/1.1\r\nhost: x\r\norigin: {origin}\r\nconnection: close\r\n\r\n"
+        );
+        let mut s = TcpStream::connect(server.addr).unwrap();
+        s.write_all(raw.as_bytes()).unwrap();
+        read_response(&mut BufReader::new(s)).unwrap()
+    };
+    let plain = Server::start(&db, 5.0);
+    let r = with_origin(&plain, "https://elsewhere.example");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("access-control-allow-origin"), None);
+    // A missing sector's error names the variant, rules and sector, not the folder.
+    let r = get(plain.addr, "/api/stats?variant=nine");
+    assert_eq!(r.status, 404);
+    assert!(
+        r.text().contains("morris solve --variant nine"),
+        "{}",
+        r.text()
+    );
+    assert!(!r.text().contains(db.to_str().unwrap()), "{}", r.text());
+    drop(plain);
+    let some = Server::start_with(&db, 5.0, "127.0.0.1:0", &["--cors", "https://a.example"]);
+    let r = with_origin(&some, "https://a.example");
+    assert_eq!(
+        r.header("access-control-allow-origin"),
+        Some("https://a.example")
+    );
+    let r = with_origin(&some, "https://b.example");
+    assert_eq!(r.header("access-control-allow-origin"), None);
+    drop(some);
+    let any = Server::start_with(&db, 5.0, "0.0.0.0:0", &["--cors", "any"]);
+    let r = with_origin(&any, "https://b.example");
+    assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+    let log = std::fs::read_to_string(&any.log).unwrap();
+    assert!(log.contains("reachable from the network"), "{log}");
+    drop(any);
+    let out = morris(&[
+        "serve",
+        "--db",
+        db.join(morris::store::rule_set_folder(
+            &Variant::by_name("six").unwrap(),
+        ))
+        .join("3-3-0-0.sec")
+        .to_str()
+        .unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a folder"));
+}

@@ -83,6 +83,13 @@ impl Progress for SolveBars {
             );
         }
     }
+    fn damaged(&self, sector: Sector, why: &str) {
+        log(
+            self.multi.is_hidden(),
+            |l| self.multi.println(l),
+            &format!("sector {sector}: {why}; moved aside as {sector}.sec.damaged, its unit is solved again"),
+        );
+    }
     fn phase(&self, name: &str, total: u64) {
         if self.phase.message() != name {
             self.phase.set_position(0);

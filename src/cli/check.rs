@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use morris::Variant;
 
 use super::bars::CheckBar;
-use super::output::{Failure, Out, EXIT_FAILURE};
+use super::output::{solve_command, Failure, Out, EXIT_FAILURE};
 
 /// `morris check`.
 pub fn check(
@@ -25,7 +25,14 @@ pub fn check(
         match db.sector(*s) {
             Err(e) => {
                 faults += 1;
-                lines.push(format!("FAULT sector {s}: {e}"));
+                let advice = match e.missing() {
+                    Some(m) => format!(
+                        " (a solve planned it, or a solved sector depends on it); solve it with `{}`",
+                        solve_command(m, true)
+                    ),
+                    None => String::new(),
+                };
+                lines.push(format!("FAULT sector {s}: {e}{advice}"));
             }
             Ok(file) => {
                 blocks += file.header().block_count();

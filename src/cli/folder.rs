@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use morris::space::Reachable;
+use morris::store::READER_CACHE_BYTES;
 use morris::{Database, Sector, Variant};
 
 use super::output::{bad_input, solve_command, Failure};
@@ -11,6 +12,13 @@ use super::output::{bad_input, solve_command, Failure};
 pub fn database(dir: &Path, variant: &Variant) -> Result<Database, Failure> {
     check_folder(dir)?;
     Ok(Database::new(dir, variant)?)
+}
+
+/// The database of `variant` under `dir` for answering positions: read block by block
+/// ([`Database::reader`]), like every long-running reader.
+pub fn reader(dir: &Path, variant: &Variant) -> Result<Database, Failure> {
+    check_folder(dir)?;
+    Ok(Database::reader(dir, variant, READER_CACHE_BYTES)?)
 }
 
 /// Refuses a `--db` that exists and is not a folder, at once, for every command.
@@ -39,7 +47,9 @@ pub fn nothing_solved(db: &Database) -> Failure {
     ))
 }
 
-/// The sectors `verify` and `check` look at: the one named, or every file present.
+/// The sectors `verify` and `check` look at: the one named, or every sector the folder should
+/// hold (those its solves planned and those its files depend on), so that a file gone missing
+/// is found.
 ///
 /// # Errors
 /// A malformed or impossible sector; no sector files at all (with the command that solves
@@ -51,7 +61,7 @@ pub fn sectors_to_check(db: &Database, sector: Option<&str>) -> Result<Vec<Secto
             Reachable::new(db.variant()).check_sector(s)?;
             vec![s]
         }
-        None => db.present(),
+        None => db.expected(),
     };
     if sectors.is_empty() {
         return Err(nothing_solved(db));

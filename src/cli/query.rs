@@ -104,7 +104,7 @@ pub fn query(
     json: bool,
     position: &str,
 ) -> Result<ExitCode, Failure> {
-    let db = super::folder::database(dir, variant)?;
+    let db = super::folder::reader(dir, variant)?;
     let batch = position == "-";
     for_each_position(
         variant,

@@ -6,7 +6,7 @@ use super::cluster::{receive, send, Cluster};
 use super::message::{decode, encode, Times, ToScheduler, ToWorker};
 use super::report::{Event, MpiError, Report, Summary};
 use crate::progress::Progress;
-use crate::solve::{self, unit_costs, unit_done};
+use crate::solve::{self, triage, unit_costs, unit_done};
 use crate::space::WorkUnit;
 use crate::space::{Schedule, UnitGraph};
 use crate::store::Database;
@@ -26,7 +26,7 @@ pub(super) fn run(
     report: &dyn Report,
     verify: bool,
 ) -> Result<Summary, MpiError> {
-    let mut c = Coordinator::new(cluster, db, units, plan_id, report);
+    let mut c = Coordinator::new(cluster, db, units, plan_id, report, progress);
     if c.workers == 0 {
         // A job of one: rank 0 solves, in the same order.
         return match c.failure {
@@ -83,6 +83,7 @@ impl<'a> Coordinator<'a> {
         units: &'a [WorkUnit],
         plan_id: u64,
         report: &'a dyn Report,
+        progress: &dyn Progress,
     ) -> Coordinator<'a> {
         let graph = UnitGraph::new(db.variant(), units);
         let mut c = Coordinator {
@@ -100,7 +101,7 @@ impl<'a> Coordinator<'a> {
             running: vec![None; cluster.size()],
             solved: 0,
         };
-        if let Err(e) = c.find_done() {
+        if let Err(e) = c.find_done(progress) {
             c.failure = Some(e.into());
         }
         db.forget();
@@ -112,12 +113,15 @@ impl<'a> Coordinator<'a> {
         c
     }
 
-    /// Marks the units already solved on disk done.
-    fn find_done(&mut self) -> Result<(), crate::error::Error> {
+    /// Marks the units already solved on disk done (their files checked, a damaged one moved
+    /// aside to be solved again), and records the plan in the folder.
+    fn find_done(&mut self, progress: &dyn Progress) -> Result<(), crate::error::Error> {
         std::fs::create_dir_all(self.db.dir())
             .map_err(|e| crate::error::Error::io(self.db.dir(), e))?;
+        let planned = self.units.iter().flat_map(|u| u.sectors.iter().copied());
+        self.db.record_planned(planned)?;
         for (i, unit) in self.units.iter().enumerate() {
-            if unit_done(self.db, unit)? {
+            if triage(self.db, unit, progress)? {
                 self.schedule.done(i);
                 self.done_before += 1;
             }

@@ -11,8 +11,8 @@ use crate::invalid::InvalidInput;
 use crate::rules::{Flying, Removal};
 use crate::rules::{FullBoard, Phases, RuleOverrides, RuleSwitch, Variant};
 use crate::space::Reachable;
-use crate::store::rule_set_folder;
 use crate::store::Database;
+use crate::store::{rule_set_folder, READER_CACHE_BYTES};
 
 /// A known variant with one supported rule set.
 #[derive(Debug)]
@@ -131,7 +131,7 @@ impl Catalog {
         }
         let reachable = Reachable::new(&set.variant);
         let o = Arc::new(Opened {
-            db: Database::new(&self.root, &set.variant)?,
+            db: Database::reader(&self.root, &set.variant, READER_CACHE_BYTES)?,
             reachable,
         });
         opened.insert(folder, o.clone());

@@ -116,6 +116,50 @@ pub(crate) fn solve_locked(
     Ok(Some(times))
 }
 
+/// Whether `unit` is solved and sound: every file present, its header and every block checked.
+/// A damaged file (its header, block table or a block fails its checksum) is moved aside as
+/// `*.sec.damaged` and reported, so that the unit is solved again (its dependencies come first
+/// in any plan, checked alike); a missing file means the unit is not solved.
+///
+/// # Errors
+/// A foreign or old-format file, which is never replaced, and I/O errors.
+pub(crate) fn triage(
+    db: &Database,
+    unit: &WorkUnit,
+    progress: &dyn Progress,
+) -> Result<bool, Error> {
+    let mut done = true;
+    for &s in &unit.sectors {
+        let damage = match db.sector(s) {
+            Ok(file) => file
+                .check_all_blocks()
+                .first()
+                .map(|&b| file.block_error(b)),
+            Err(Error::Missing(_)) => {
+                done = false;
+                continue;
+            }
+            Err(e @ Error::Damaged { .. }) => Some(e),
+            Err(e) => return Err(e),
+        };
+        if let Some(e) = damage {
+            db.forget();
+            let path = db.path(s);
+            match std::fs::rename(&path, path.with_extension("sec.damaged")) {
+                // Another process moved it aside first.
+                Err(io) if io.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(Error::io(&path, io))
+                }
+                _ => {}
+            }
+            progress.damaged(s, &e.to_string());
+            done = false;
+        }
+    }
+    db.forget();
+    Ok(done)
+}
+
 /// Proves a unit just written (its children are still in the page cache) with
 /// [`crate::verify::verify_with`], recording each sector's proof as `verify --resume` does, so
 /// that a later `verify --resume` does not prove it again; on a fault its files are renamed
@@ -146,8 +190,13 @@ fn prove_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Result
 /// solved under an exclusive lock (a `.lock` file per unit), so several processes may solve one folder
 /// together: one that reaches a unit another is solving waits for it and then skips it.
 ///
+/// Before solving, every file of the plan is checked (its header and every block): a damaged
+/// one is moved aside as `*.sec.damaged` and its unit solved again (reported through
+/// [`Progress::damaged`]), so that a run never reports a damaged folder as complete.
+///
 /// # Errors
-/// As [`solve_unit`] and [`is_solved`]: a damaged or foreign file stops the run untouched.
+/// As [`solve_unit`] and [`is_solved`]: a foreign file (another variant, rule set or format)
+/// stops the run untouched.
 pub fn solve(db: &Database, roots: &[Sector], progress: &dyn Progress) -> Result<usize, Error> {
     solve_units(db, &plan(db.variant(), roots), progress, false)
 }
@@ -165,11 +214,12 @@ pub fn solve_units(
     verify: bool,
 ) -> Result<usize, Error> {
     fs_create_dir(db)?;
+    db.record_planned(units.iter().flat_map(|u| u.sectors.iter().copied()))?;
     let graph = UnitGraph::new(db.variant(), units);
     let mut schedule = Schedule::new(&graph, &unit_costs(db, units));
     let mut number = 0;
     for (i, unit) in units.iter().enumerate() {
-        if unit_done(db, unit)? {
+        if triage(db, unit, progress)? {
             progress.unit(unit, number, units.len(), true);
             number += 1;
             schedule.done(i);

@@ -5,6 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
+use super::cache::BlockCache;
 use super::file::SectorFile;
 use crate::error::{Damage, Error, Missing};
 use crate::rules::too_few_pieces;
@@ -12,7 +13,7 @@ use crate::rules::Position;
 use crate::rules::Value;
 use crate::rules::Variant;
 use crate::space::Sector;
-use crate::space::{Orbits, SectorIndex};
+use crate::space::{plan, Orbits, SectorIndex};
 
 /// The solved sectors of one variant and rule set, under `DIR/<rule set>/`, opened lazily.
 #[derive(Debug)]
@@ -22,7 +23,13 @@ pub struct Database {
     variant: Variant,
     orbits: Arc<Orbits>,
     files: RwLock<HashMap<Sector, Arc<SectorFile>>>,
+    /// Where reads go: `None` maps the files (the solver, the proof); a cache reads them
+    /// block by block ([`Database::reader`]).
+    cache: Option<Arc<BlockCache>>,
 }
+
+/// The blocks a reader keeps by default: 64 MiB, 64 blocks of the format's size.
+pub const READER_CACHE_BYTES: u64 = 64 << 20;
 
 impl Database {
     /// The database of `variant` under `root` (the folder need not exist yet).
@@ -47,7 +54,21 @@ impl Database {
             variant: variant.clone(),
             orbits: Arc::new(Orbits::new(variant)),
             files: RwLock::new(HashMap::new()),
+            cache: None,
         })
+    }
+
+    /// The database of `variant` under `root` for a long-running reader (a server, a
+    /// binding): its files are read block by block into a cache of `cache_bytes`
+    /// ([`SectorFile::open_read`]) instead of being mapped, so that a file truncated or
+    /// replaced under it is an error naming the file, never a crash.
+    ///
+    /// # Errors
+    /// As [`Database::new`].
+    pub fn reader(root: &Path, variant: &Variant, cache_bytes: u64) -> Result<Database, Error> {
+        let mut db = Database::new(root, variant)?;
+        db.cache = Some(Arc::new(BlockCache::new(cache_bytes)));
+        Ok(db)
     }
 
     /// The variant and rule set.
@@ -95,6 +116,66 @@ impl Database {
         out
     }
 
+    /// The sectors that some `solve` planned in this folder (recorded in its file `planned`),
+    /// in increasing order; none when no solve recorded a plan.
+    pub fn planned(&self) -> Vec<Sector> {
+        let text = fs::read_to_string(self.dir.join(PLANNED)).unwrap_or_default();
+        let mut lines = text.lines();
+        if lines.next() != Some(PLANNED_MAGIC) {
+            return Vec::new();
+        }
+        let mut out: Vec<Sector> = lines.filter_map(|l| l.parse().ok()).collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Adds `sectors` to the record of planned sectors (written whole under a temporary name,
+    /// then renamed), so that `check` and `verify` can tell a sector that went missing.
+    ///
+    /// # Errors
+    /// `Error::Io` when the record cannot be written.
+    pub(crate) fn record_planned(
+        &self,
+        sectors: impl Iterator<Item = Sector>,
+    ) -> Result<(), Error> {
+        let before = self.planned();
+        let mut all = before.clone();
+        all.extend(sectors);
+        all.sort();
+        all.dedup();
+        if all == before {
+            return Ok(());
+        }
+        let mut text = format!("{PLANNED_MAGIC}\n");
+        for s in &all {
+            text.push_str(&format!("{s}\n"));
+        }
+        let path = self.dir.join(PLANNED);
+        let part = self
+            .dir
+            .join(format!("{PLANNED}.{}.part", std::process::id()));
+        fs::write(&part, text)
+            .and_then(|()| fs::rename(&part, &path))
+            .map_err(|e| {
+                let _ = fs::remove_file(&part);
+                Error::io(&path, e)
+            })
+    }
+
+    /// The sectors this folder should hold: every sector of the plans recorded by `solve`, and
+    /// every sector that a sector present depends on, in increasing order.
+    pub fn expected(&self) -> Vec<Sector> {
+        let mut roots = self.planned();
+        roots.extend(self.present());
+        let mut out: Vec<Sector> = plan(&self.variant, &roots)
+            .into_iter()
+            .flat_map(|u| u.sectors)
+            .collect();
+        out.sort();
+        out
+    }
+
     /// The opened, checked file of a solved sector.
     ///
     /// # Errors
@@ -109,7 +190,12 @@ impl Database {
             return Err(self.missing(sector));
         }
         let slots = self.index(sector).size();
-        let file = Arc::new(SectorFile::open(&path, &self.variant, sector, slots)?);
+        let file = Arc::new(match &self.cache {
+            None => SectorFile::open(&path, &self.variant, sector, slots)?,
+            Some(cache) => {
+                SectorFile::open_read(&path, &self.variant, sector, slots, cache.clone())?
+            }
+        });
         self.files.write().unwrap().insert(sector, file.clone());
         Ok(file)
     }
@@ -146,6 +232,10 @@ impl Database {
             .ok_or_else(|| Error::damaged(file.path(), Damage::UnusedSlot { slot }))
     }
 }
+
+/// The record of the sectors that `solve` planned, in a rule set's folder.
+const PLANNED: &str = "planned";
+const PLANNED_MAGIC: &str = "morris planned sectors 1";
 
 /// The folder name of a variant's rule set in a database folder: `VARIANT.RULESETID`, e.g.
 /// `six.pieces-6.flying-never.removal-standard.phases-separate.full-board-loss.no-move-loss`.

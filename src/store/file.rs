@@ -10,6 +10,10 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
+use std::os::unix::fs::FileExt;
+use std::sync::Arc;
+
+use super::cache::BlockCache;
 use super::codec::{decode_code, Cell};
 use super::format::{
     check_header, decode_header, Header, FORMAT_VERSION, HEADER_CHECKSUM_AT, HEADER_SIZE, MAGIC,
@@ -47,18 +51,36 @@ const BLOCK_UNCHECKED: u8 = 0;
 const BLOCK_GOOD: u8 = 1;
 const BLOCK_BAD: u8 = 2;
 
-/// A sector file mapped read-only: its header and block table checked on open, each payload
-/// block checked the first time a cell of it is read.
+/// A sector file, read-only: its header and block table checked on open, each payload block
+/// checked the first time a cell of it is read.
 #[derive(Debug)]
 pub struct SectorFile {
     path: PathBuf,
     header: Header,
-    /// Held for the shared lock (and so the map's file stays open).
-    _file: File,
-    map: Mmap,
+    /// Held for the shared lock (and so that the map's or the reads' file stays open).
+    file: File,
+    source: Payload,
     payload: usize,
     block_shift: u32,
+    /// Which blocks of a mapped file were checked, and how they fared.
     blocks: Vec<AtomicU8>,
+}
+
+/// Where a file's payload is read from.
+#[derive(Debug)]
+enum Payload {
+    /// Mapped: the solver and the proof read rows of cells in place.
+    Mapped(Mmap),
+    /// Read with `pread` a block at a time into a cache, each block checked as it arrives:
+    /// no read can fault when the file shrinks or changes under a long-running reader (a
+    /// shorter file answers with an error naming it, until it is whole again).
+    Read {
+        /// The block table: each block's checksum.
+        table: Vec<u64>,
+        cache: Arc<BlockCache>,
+        /// The file's number in the cache.
+        id: u64,
+    },
 }
 
 impl SectorFile {
@@ -75,13 +97,7 @@ impl SectorFile {
         sector: Sector,
         slots: u64,
     ) -> Result<SectorFile, Error> {
-        let (file, len, head) = read_head(path)?;
-        let header = check_head(path, &head, len, variant, sector)?;
-        check_header(path, &header, variant, sector, slots)?;
-        let expected = header.payload_offset() + header.payload_len();
-        if len != expected {
-            return Err(Error::damaged(path, Damage::Length { len, expected }));
-        }
+        let (file, header) = open_checked(path, variant, sector, slots)?;
         // SAFETY: the map is read-only and private to this process; the files are written once
         // under a temporary name and renamed, never modified in place by this program. Another
         // process truncating the file could fault a read, which no API can rule out for mapped
@@ -92,18 +108,106 @@ impl SectorFile {
         if xxh3_64(&map[HEADER_SIZE as usize..payload]) != header.table_checksum {
             return Err(Error::damaged(path, Damage::TableChecksum));
         }
-        let blocks = (0..header.block_count())
-            .map(|_| AtomicU8::new(BLOCK_UNCHECKED))
+        Ok(SectorFile::new(path, header, file, Payload::Mapped(map)))
+    }
+
+    /// Opens a sector file as [`SectorFile::open`] does, to be read block by block into
+    /// `cache` (with `pread`, never mapped): for long-running readers, which a file truncated
+    /// or replaced in place under them must not bring down.
+    ///
+    /// # Errors
+    /// As [`SectorFile::open`].
+    pub fn open_read(
+        path: &Path,
+        variant: &Variant,
+        sector: Sector,
+        slots: u64,
+        cache: Arc<BlockCache>,
+    ) -> Result<SectorFile, Error> {
+        let (file, header) = open_checked(path, variant, sector, slots)?;
+        let mut region = vec![0u8; (header.payload_offset() - HEADER_SIZE) as usize];
+        file.read_exact_at(&mut region, HEADER_SIZE)
+            .map_err(|e| Error::io(path, e))?;
+        if xxh3_64(&region) != header.table_checksum {
+            return Err(Error::damaged(path, Damage::TableChecksum));
+        }
+        let table = region
+            .chunks_exact(8)
+            .take(header.block_count() as usize)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
             .collect();
-        Ok(SectorFile {
+        let id = cache.file_id();
+        let source = Payload::Read { table, cache, id };
+        Ok(SectorFile::new(path, header, file, source))
+    }
+
+    fn new(path: &Path, header: Header, file: File, source: Payload) -> SectorFile {
+        SectorFile {
             path: path.to_path_buf(),
             block_shift: header.block_size.trailing_zeros(),
+            payload: header.payload_offset() as usize,
+            blocks: (0..header.block_count())
+                .map(|_| AtomicU8::new(BLOCK_UNCHECKED))
+                .collect(),
             header,
-            _file: file,
-            map,
-            payload,
-            blocks,
-        })
+            file,
+            source,
+        }
+    }
+
+    /// The map of a mapped file: the solver and the proof read rows of cells in place.
+    ///
+    /// # Panics
+    /// When the file was opened to be read block by block ([`SectorFile::open_read`]): such
+    /// databases answer probes, never the solver's or the proof's rows.
+    #[inline]
+    fn map(&self) -> &Mmap {
+        match &self.source {
+            Payload::Mapped(map) => map,
+            Payload::Read { .. } => panic!("rows of cells are read from mapped sector files only"),
+        }
+    }
+
+    /// The bytes of payload block `b`, read with `pread`; a file shorter than its header
+    /// promises is damage, named with its length now.
+    fn read_block(&self, b: u64) -> Result<Vec<u8>, Error> {
+        let size = self.header.block_size as u64;
+        let start = b * size;
+        let end = (start + size).min(self.header.payload_len());
+        let mut bytes = vec![0u8; (end - start) as usize];
+        match self
+            .file
+            .read_exact_at(&mut bytes, self.payload as u64 + start)
+        {
+            Ok(()) => Ok(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                let len = self
+                    .file
+                    .metadata()
+                    .map_err(|e| Error::io(&self.path, e))?
+                    .len();
+                let expected = self.header.payload_offset() + self.header.payload_len();
+                Err(Error::damaged(&self.path, Damage::Length { len, expected }))
+            }
+            Err(e) => Err(Error::io(&self.path, e)),
+        }
+    }
+
+    /// Block `b` of a file read block by block: from the cache, or read and checked.
+    fn cached_block(&self, b: u64) -> Result<Arc<[u8]>, Error> {
+        let Payload::Read { table, cache, id } = &self.source else {
+            unreachable!("mapped files read their blocks in place");
+        };
+        if let Some(block) = cache.get((*id, b)) {
+            return Ok(block);
+        }
+        let bytes = self.read_block(b)?;
+        if xxh3_64(&bytes) != table[b as usize] {
+            return Err(self.block_error(b));
+        }
+        let block: Arc<[u8]> = bytes.into();
+        cache.insert((*id, b), block.clone());
+        Ok(block)
     }
 
     /// The header.
@@ -124,12 +228,19 @@ impl SectorFile {
 
     /// Whether block `b`'s bytes match its checksum in the table.
     fn block_ok(&self, b: u64) -> bool {
-        let size = self.header.block_size as u64;
-        let start = b * size;
-        let end = (start + size).min(self.header.payload_len());
-        let bytes = &self.map[self.payload + start as usize..self.payload + end as usize];
-        let at = HEADER_SIZE as usize + 8 * b as usize;
-        xxh3_64(bytes) == u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap())
+        match &self.source {
+            Payload::Mapped(map) => {
+                let size = self.header.block_size as u64;
+                let start = b * size;
+                let end = (start + size).min(self.header.payload_len());
+                let bytes = &map[self.payload + start as usize..self.payload + end as usize];
+                let at = HEADER_SIZE as usize + 8 * b as usize;
+                xxh3_64(bytes) == u64::from_le_bytes(map[at..at + 8].try_into().unwrap())
+            }
+            Payload::Read { table, .. } => self
+                .read_block(b)
+                .is_ok_and(|bytes| xxh3_64(&bytes) == table[b as usize]),
+        }
     }
 
     /// Checks block `b` unless it was checked already.
@@ -138,6 +249,10 @@ impl SectorFile {
     /// `Error::Corrupt` naming the file and the block when its checksum fails.
     #[inline]
     pub(crate) fn check_block(&self, b: u64) -> Result<(), Error> {
+        if let Payload::Read { .. } = self.source {
+            // Nothing is remembered of a file read block by block: it may be whole again.
+            return self.cached_block(b).map(|_| ());
+        }
         let state = &self.blocks[b as usize];
         let mut s = state.load(Relaxed);
         if s == BLOCK_UNCHECKED {
@@ -183,7 +298,24 @@ impl SectorFile {
     /// `Error::Corrupt` when the block holding it fails its checksum.
     #[inline]
     pub fn cell(&self, slot: u64) -> Result<Cell, Error> {
-        self.check_block(self.block_of(slot))?;
+        let b = self.block_of(slot);
+        if let Payload::Read { cache, id, .. } = &self.source {
+            let w = self.header.cell_width as usize;
+            let at = slot as usize * w - ((b as usize) << self.block_shift);
+            let code = |block: &[u8]| {
+                if w == 1 {
+                    block[at] as u16
+                } else {
+                    u16::from_le_bytes([block[at], block[at + 1]])
+                }
+            };
+            let code = match cache.read((*id, b), code) {
+                Some(c) => c,
+                None => code(&self.cached_block(b)?),
+            };
+            return Ok(decode_code(code, self.header.cell_width));
+        }
+        self.check_block(b)?;
         Ok(self.cell_unchecked(slot))
     }
 
@@ -194,7 +326,7 @@ impl SectorFile {
         let w = self.header.cell_width as usize;
         let at = self.payload + start as usize * w;
         Row {
-            bytes: &self.map[at..at + len as usize * w],
+            bytes: &self.map()[at..at + len as usize * w],
             wide: w == 2,
         }
     }
@@ -217,9 +349,11 @@ impl SectorFile {
     /// Asks for the line holding `slot`'s cell ahead of a read (a hint only).
     #[inline]
     pub(crate) fn prefetch(&self, slot: u64) {
-        let at = self.payload + (slot * self.header.cell_width as u64) as usize;
-        if let Some(byte) = self.map.get(at) {
-            prefetch(byte);
+        if let Payload::Mapped(map) = &self.source {
+            let at = self.payload + (slot * self.header.cell_width as u64) as usize;
+            if let Some(byte) = map.get(at) {
+                prefetch(byte);
+            }
         }
     }
 
@@ -234,14 +368,32 @@ impl SectorFile {
     /// [`SectorFile::cell_unchecked`] reads it.
     #[inline]
     pub(crate) fn code_unchecked(&self, slot: u64) -> u16 {
-        let at = self.payload;
+        let (map, at) = (self.map(), self.payload);
         if self.header.cell_width == 1 {
-            self.map[at + slot as usize] as u16
+            map[at + slot as usize] as u16
         } else {
             let i = at + 2 * slot as usize;
-            u16::from_le_bytes([self.map[i], self.map[i + 1]])
+            u16::from_le_bytes([map[i], map[i + 1]])
         }
     }
+}
+
+/// Opens a sector file and checks everything but its block table: the header against what
+/// the file must hold, and the file's length against the header.
+fn open_checked(
+    path: &Path,
+    variant: &Variant,
+    sector: Sector,
+    slots: u64,
+) -> Result<(File, Header), Error> {
+    let (file, len, head) = read_head(path)?;
+    let header = check_head(path, &head, len, variant, sector)?;
+    check_header(path, &header, variant, sector, slots)?;
+    let expected = header.payload_offset() + header.payload_len();
+    if len != expected {
+        return Err(Error::damaged(path, Damage::Length { len, expected }));
+    }
+    Ok((file, header))
 }
 
 /// Opens a regular file (refusing anything else before opening it: opening a FIFO would

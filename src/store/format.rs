@@ -437,7 +437,31 @@ pub(super) fn decode_header(head: &[u8], checksum: u64) -> Result<Header, String
             raw.block_count, raw.payload_offset, raw.slots, raw.cell_width
         ));
     }
+    check_stats(&header)?;
     Ok(header)
+}
+
+/// Checks that the header's statistics can be a sector's: wins, losses and draws make the
+/// positions (canonical and raw), there are no more positions than slots, and the maximum
+/// depth fits the cells. (`verify` recomputes them all from the payload.)
+fn check_stats(header: &Header) -> Result<(), String> {
+    let s = &header.stats;
+    if !s.adds_up() {
+        return Err(format!("the statistics do not add up: {}", s.summary()));
+    }
+    if s.positions > header.slots || s.raw_positions < s.positions {
+        return Err(format!(
+            "the statistics count {} positions ({} raw) in {} slots",
+            s.positions, s.raw_positions, header.slots
+        ));
+    }
+    if s.max_depth > super::codec::max_depth_for_width(header.cell_width) {
+        return Err(format!(
+            "the maximum depth {} does not fit cells of {} bytes",
+            s.max_depth, header.cell_width
+        ));
+    }
+    Ok(())
 }
 
 /// Checks a decoded header against what the file must hold, naming the first field that
@@ -507,11 +531,11 @@ mod tests {
         let mut header = Header::new(&variant, sector33(), 123_456);
         header.cell_width = 2;
         header.stats = SectorStats {
-            positions: 1,
+            positions: 9,
             win: 2,
             loss: 3,
             draw: 4,
-            raw_positions: 5,
+            raw_positions: 21,
             raw_win: 6,
             raw_loss: 7,
             raw_draw: 8,
@@ -537,8 +561,8 @@ mod tests {
         assert_eq!(&head[192..196], &[3, 3, 0, 0]);
         assert_eq!(u32_at(196), 2);
         assert_eq!(u64_at(200), 123_456);
-        for i in 0..8 {
-            assert_eq!(u64_at(208 + 8 * i), i as u64 + 1);
+        for (i, count) in [9, 2, 3, 4, 21, 6, 7, 8].into_iter().enumerate() {
+            assert_eq!(u64_at(208 + 8 * i), count);
         }
         assert_eq!(u32_at(272), 26);
         assert_eq!(u64_at(280), 1);

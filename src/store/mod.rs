@@ -1,5 +1,6 @@
 //! Storage: sector files (format, the one value codec, reading, writing, locks) and database folders.
 
+mod cache;
 mod codec;
 mod db;
 mod file;
@@ -7,11 +8,12 @@ mod format;
 mod lock;
 mod write;
 
+pub use cache::BlockCache;
 pub use codec::Cell;
 pub(crate) use codec::{encode_cell, width_for_depth, Key, Keys, Proved};
 #[cfg(test)]
 pub(crate) use db::scratch;
-pub use db::{rule_set_folder, Database};
+pub use db::{rule_set_folder, Database, READER_CACHE_BYTES};
 pub(crate) use file::Row;
 pub use file::SectorFile;
 pub use format::{

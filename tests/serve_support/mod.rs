@@ -68,18 +68,18 @@ impl Server {
     /// Starts `morris serve --db DIR --bind 127.0.0.1:0 --timeout SECONDS` and waits (at most
     /// 30 s) for the line that names its address.
     pub fn start(db: &Path, timeout_s: f64) -> Server {
+        Server::start_with(db, timeout_s, "127.0.0.1:0", &[])
+    }
+
+    /// [`Server::start`] listening on `bind`, with `extra` options (`--cors ...`).
+    pub fn start_with(db: &Path, timeout_s: f64, bind: &str, extra: &[&str]) -> Server {
         static SERVERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = SERVERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let log = db.with_extension(format!("serve-{}-{n}.log", std::process::id()));
         let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-            .args([
-                "serve",
-                "--db",
-                db.to_str().unwrap(),
-                "--bind",
-                "127.0.0.1:0",
-            ])
+            .args(["serve", "--db", db.to_str().unwrap(), "--bind", bind])
             .args(["--timeout", &timeout_s.to_string()])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(File::create(&log).unwrap())
