@@ -70,15 +70,15 @@ mod with_mpi {
             .expect("mpirun not found: install Open MPI (Debian: openmpi-bin libopenmpi-dev)")
     }
 
-    /// The sector files under a database folder by name, and the names of any other files
-    /// (lock files excepted).
+    /// The sector files and the record of planned sectors under a database folder by name,
+    /// and the names of any other files (lock files excepted).
     fn files(db: &Path) -> (BTreeMap<String, Vec<u8>>, Vec<String>) {
         let mut sectors = BTreeMap::new();
         let mut others = Vec::new();
         for dir in fs::read_dir(db).unwrap().flatten() {
             for e in fs::read_dir(dir.path()).unwrap().flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
-                if name.ends_with(".sec") {
+                if name.ends_with(".sec") || name == "planned" {
                     sectors.insert(name, fs::read(e.path()).unwrap());
                 } else if !name.ends_with(".lock") {
                     others.push(name);
@@ -297,7 +297,8 @@ mod with_mpi {
             .unwrap();
         assert!(out.status.success(), "{}", text(&out));
         let expected = files(&one).0;
-        assert_eq!(expected.len(), 16, "W and B from 3 to 6");
+        // The sector files of W and B from 3 to 6, and the record of the plan.
+        assert_eq!(expected.len(), 17, "W and B from 3 to 6");
         let db = scratch("mpi-nine6");
         let mut mpi_args = args.to_vec();
         mpi_args.extend(["--threads", "1", "--mpi", "--db", db.to_str().unwrap()]);
