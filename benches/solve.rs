@@ -94,5 +94,35 @@ fn solve_4_4(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, index, solve_4_4);
+/// The flying unit 3-5-0-0 with 5-3-0-0 of nine: 6 M slots, 32 retrograde levels, most of
+/// its time in the levels (predecessors ranked, told and resolved).
+fn solve_3_5(c: &mut Criterion) {
+    let v = Variant::by_name("nine").unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-solve-3-5");
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = Database::new(&dir, &v).unwrap();
+    let target: Sector = "3-5-0-0".parse().unwrap();
+    let units = plan(&v, &[target]);
+    let (last, deps) = units.split_last().unwrap();
+    assert_eq!(last.sectors.len(), 2);
+    for u in deps {
+        solve(&db, &u.sectors, &Silent).unwrap();
+    }
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(
+        last.sectors.iter().map(|&s| db.index(s).size()).sum(),
+    ));
+    group.bench_function("nine-3-5-0-0-with-5-3-0-0", |b| {
+        b.iter(|| {
+            solve_unit(&db, last, &Silent).unwrap();
+            let stats = db.sector(target).unwrap().header().stats;
+            // Canonical win/loss/draw of 3-5-0-0 in data/results/nine-standard.json.
+            assert_eq!((stats.win, stats.loss, stats.draw), (6301, 9677, 2_564_412));
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, index, solve_4_4, solve_3_5);
 criterion_main!(benches);

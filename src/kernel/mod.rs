@@ -2,7 +2,9 @@
 #![allow(unsafe_code)]
 
 mod atomic;
+mod bits;
 mod prefetch;
 
 pub(crate) use atomic::{AtomicArray, MapFailed};
+pub(crate) use bits::pext;
 pub(crate) use prefetch::prefetch;

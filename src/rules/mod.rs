@@ -16,7 +16,7 @@ pub use movegen::{
     for_each_move, for_each_unmove, generate, has_move, play, too_few_pieces, value_without_moves,
     MoveList, MAX_MOVES,
 };
-pub(crate) use movegen::{for_each_unmove_with, full_board_draw, removable};
+pub(crate) use movegen::{for_each_unmove_with, full_board_draw, removable, split_moves};
 pub use mv::Move;
 pub use perft::{perft, perft_estimate};
 pub use point::{Point, PointIter, PointSet, MAX_POINTS};

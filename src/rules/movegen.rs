@@ -4,7 +4,7 @@ use arrayvec::ArrayVec;
 
 use super::board::Board;
 use super::mv::Move;
-use super::point::{Point, PointSet};
+use super::point::PointSet;
 use super::position::Position;
 use super::value::Value;
 use super::variant::{FullBoard, NoMove, Removal, Variant};
@@ -68,26 +68,16 @@ pub fn for_each_move(variant: &Variant, pos: &Position, mut f: impl FnMut(Move))
     }
     let board = variant.board();
     let rules = variant.rules();
-    let removal = rules.removal;
     let empty = pos.empty(variant);
-    // Removals depend only on the opponent's pieces, so compute them once, lazily.
-    let mut removals: Option<PointSet> = None;
-    let mut emit = |mv: Move, mover_after: PointSet, f: &mut dyn FnMut(Move)| {
-        if board.in_mill(mover_after, mv.to()) {
-            let r = *removals.get_or_insert_with(|| removable(board, removal, pos.opponent));
-            if r.is_empty() {
-                f(mv);
-            }
-            for p in r {
-                f(mv.removing(p));
-            }
-        } else {
-            f(mv);
-        }
+    let mut emit = Emitter {
+        board,
+        removal: rules.removal,
+        opponent: pos.opponent,
+        removals: None,
     };
     if rules.may_place(pos.mover_hand) {
         for to in empty {
-            emit(Move::place(to), pos.mover.with(to), &mut f);
+            emit.emit(Move::place(to), pos.mover.with(to), &mut f);
         }
     }
     if rules.may_move(pos.mover_hand) {
@@ -100,10 +90,103 @@ pub fn for_each_move(variant: &Variant, pos: &Position, mut f: impl FnMut(Move))
             };
             let rest = pos.mover.without(from);
             for to in targets {
-                emit(Move::shift(from, to), rest.with(to), &mut f);
+                emit.emit(Move::shift(from, to), rest.with(to), &mut f);
             }
         }
     }
+}
+
+/// Hands the moves of one position to a caller, each with its removals where it closes a
+/// mill (generic over the caller, so that its code is inlined, not called through a pointer).
+struct Emitter<'a> {
+    board: &'a Board,
+    removal: Removal,
+    opponent: PointSet,
+    /// The pieces a mill may take: they depend only on the opponent's pieces, so they are
+    /// worked out once, when a mill first closes.
+    removals: Option<PointSet>,
+}
+
+impl Emitter<'_> {
+    /// Hands `mv` (after which the mover holds `mover_after`) to `f`, once per removal when it
+    /// closes a mill (once without, when nothing may be taken).
+    #[inline]
+    fn emit(&mut self, mv: Move, mover_after: PointSet, f: &mut impl FnMut(Move)) {
+        if self.board.in_mill(mover_after, mv.to()) {
+            let (board, removal, opponent) = (self.board, self.removal, self.opponent);
+            let r = *self
+                .removals
+                .get_or_insert_with(|| removable(board, removal, opponent));
+            if r.is_empty() {
+                f(mv);
+            }
+            for p in r {
+                f(mv.removing(p));
+            }
+        } else {
+            f(mv);
+        }
+    }
+}
+
+/// The legal moves of `pos` split by whether they close a mill, for a caller that needs the
+/// others only counted: calls `closing` with every move that closes a mill (once per piece it
+/// may take, or once without a removal when none may be taken) and returns how many legal
+/// moves do not close one. Together they are exactly the moves of [`for_each_move`]; the
+/// count comes from population counts (per piece, its empty neighbours) rather than a move
+/// at a time.
+pub(crate) fn split_moves(variant: &Variant, pos: &Position, closing: impl FnMut(Move)) -> u32 {
+    if too_few_pieces(pos) || full_board_draw(variant, pos) {
+        return 0;
+    }
+    let board = variant.board();
+    let rules = variant.rules();
+    let empty = pos.empty(variant);
+    let mut emit = Emitter {
+        board,
+        removal: rules.removal,
+        opponent: pos.opponent,
+        removals: None,
+    };
+    let mut closing = closing;
+    // The points where one more piece of the mover closes a mill; a move there closes one
+    // unless the piece that moves was one of that mill's.
+    let targets = board.closing_points(pos.mover) & empty;
+    let mut others = 0;
+    if rules.may_place(pos.mover_hand) {
+        for to in targets {
+            emit.emit(Move::place(to), pos.mover.with(to), &mut closing);
+        }
+        others += (empty - targets).len();
+    }
+    if rules.may_move(pos.mover_hand) {
+        let fly = may_fly(variant, pos);
+        let mut all = 0;
+        for from in pos.mover {
+            all += if fly {
+                empty.len()
+            } else {
+                (board.adjacent(from) & empty).len()
+            };
+        }
+        let mut closed = 0;
+        for to in targets {
+            let sources = if fly {
+                pos.mover
+            } else {
+                board.adjacent(to) & pos.mover
+            };
+            for from in sources {
+                let after = pos.mover.without(from).with(to);
+                if board.in_mill(after, to) {
+                    closed += 1;
+                    emit.emit(Move::shift(from, to), after, &mut closing);
+                }
+            }
+        }
+        others += all - closed;
+    }
+    others
 }
 
 /// Every legal move of `pos`, in generation order.
@@ -178,38 +261,29 @@ pub(crate) fn for_each_unmove_with(
     let empty = pos.empty(variant);
     let them = pos.opponent; // the side that moved last, after its move
     let us = pos.mover; // the side that may have lost a piece
-                        // Could the last mover remove nothing from `us`? Then a mill-closing move removed nothing.
-    let nothing_removable = removable(board, rules.removal, us).is_empty();
-    let can_unremove = unremovals && pos.mover_pieces() < pieces;
-    let undo = |before_them: PointSet,
-                to: Point,
-                mv: Move,
-                before_hand: u8,
-                f: &mut dyn FnMut(Position, Move)| {
-        let prev = |us_before: PointSet| Position {
-            mover: before_them,
-            opponent: us_before,
-            mover_hand: before_hand,
-            opponent_hand: pos.mover_hand,
-        };
-        if !board.in_mill(them, to) || nothing_removable {
-            f(prev(us), mv);
-        }
-        if board.in_mill(them, to) && can_unremove {
-            // The removed piece stood on a point empty now and empty before the move.
-            for r in empty - before_them {
-                let us_before = us.with(r);
-                if removable(board, rules.removal, us_before).contains(r) {
-                    f(prev(us_before), mv.removing(r));
-                }
-            }
-        }
+    let undo = Undoer {
+        board,
+        removal: rules.removal,
+        empty,
+        us,
+        mover_hand: pos.mover_hand,
+        // Could the last mover remove nothing from `us`? Then a mill-closing move removed
+        // nothing.
+        nothing_removable: removable(board, rules.removal, us).is_empty(),
+        can_unremove: unremovals && pos.mover_pieces() < pieces,
     };
     // Un-placements: the last mover held one more piece, and the hands before were possible.
     let hand_before = pos.opponent_hand + 1;
     if rules.may_place(hand_before) && rules.hands_alternate(hand_before, pos.mover_hand) {
         for to in them {
-            undo(them.without(to), to, Move::place(to), hand_before, &mut f);
+            let closed = board.in_mill(them, to);
+            undo.undo(
+                them.without(to),
+                closed,
+                Move::place(to),
+                hand_before,
+                &mut f,
+            );
         }
     }
     // Un-slides and un-flies: the last mover's hand is what it is now, and it could move.
@@ -217,20 +291,138 @@ pub(crate) fn for_each_unmove_with(
     {
         let fly = rules.flies(pos.opponent_pieces());
         for to in them {
+            let closed = board.in_mill(them, to);
             let sources = if fly {
                 empty
             } else {
                 board.adjacent(to) & empty
             };
+            let rest = them.without(to);
             for from in sources {
-                undo(
-                    them.without(to).with(from),
-                    to,
-                    Move::shift(from, to),
-                    pos.opponent_hand,
-                    &mut f,
-                );
+                let mv = Move::shift(from, to);
+                undo.undo(rest.with(from), closed, mv, pos.opponent_hand, &mut f);
             }
         }
+    }
+}
+
+/// Hands the un-moves of one position to a caller, each with its un-removals where the move
+/// closed a mill (generic over the caller, so that its code is inlined).
+struct Undoer<'a> {
+    board: &'a Board,
+    removal: Removal,
+    empty: PointSet,
+    /// The side that may have lost a piece.
+    us: PointSet,
+    mover_hand: u8,
+    nothing_removable: bool,
+    can_unremove: bool,
+}
+
+impl Undoer<'_> {
+    /// Hands the positions before `mv` (whose mover held `before_them` and `before_hand`;
+    /// `closed` when its point is now in a mill of the last mover's) to `f`.
+    #[inline]
+    fn undo(
+        &self,
+        before_them: PointSet,
+        closed: bool,
+        mv: Move,
+        before_hand: u8,
+        f: &mut impl FnMut(Position, Move),
+    ) {
+        let prev = |us_before: PointSet| Position {
+            mover: before_them,
+            opponent: us_before,
+            mover_hand: before_hand,
+            opponent_hand: self.mover_hand,
+        };
+        if !closed || self.nothing_removable {
+            f(prev(self.us), mv);
+        }
+        if closed && self.can_unremove {
+            // The removed piece stood on a point empty now and empty before the move.
+            for r in self.empty - before_them {
+                let us_before = self.us.with(r);
+                if removable(self.board, self.removal, us_before).contains(r) {
+                    f(prev(us_before), mv.removing(r));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSwitch;
+
+    /// The moves that close a mill and the count of the others are exactly the moves of
+    /// [`for_each_move`], on random positions of every variant under every rule switch.
+    #[test]
+    fn split_moves_are_the_moves_split_by_mills() {
+        let mut r = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            r % n
+        };
+        let mut compared = 0;
+        for name in Variant::names() {
+            for flying in crate::rules::Flying::ALL {
+                for phases in crate::rules::Phases::ALL {
+                    let v = Variant::by_name(name).unwrap().with_overrides(
+                        crate::rules::RuleOverrides {
+                            flying: Some(*flying),
+                            phases: Some(*phases),
+                            ..Default::default()
+                        },
+                    );
+                    let n = v.board().len() as u64;
+                    let pieces = v.pieces() as u64;
+                    for _ in 0..300 {
+                        let mut pos = Position::default();
+                        for side in 0..2 {
+                            let on = next(pieces + 1).min(n / 2);
+                            for _ in 0..on {
+                                let p = super::super::point::Point::new(next(n) as u8);
+                                if !(pos.mover | pos.opponent).contains(p) {
+                                    if side == 0 {
+                                        pos.mover = pos.mover.with(p);
+                                    } else {
+                                        pos.opponent = pos.opponent.with(p);
+                                    }
+                                }
+                            }
+                        }
+                        pos.mover_hand = next(pieces - pos.mover.len() as u64 + 1) as u8;
+                        pos.opponent_hand = next(pieces - pos.opponent.len() as u64 + 1) as u8;
+                        if pos.check(&v).is_err() {
+                            continue;
+                        }
+                        let mut all: Vec<Move> = generate(&v, &pos).to_vec();
+                        let mut closing = Vec::new();
+                        let others = split_moves(&v, &pos, |m| closing.push(m));
+                        let board = v.board();
+                        for m in &closing {
+                            let after = play(&pos, *m).opponent;
+                            assert!(board.in_mill(after, m.to()), "{name}: {m:?}");
+                        }
+                        let opened = all
+                            .iter()
+                            .filter(|m| !board.in_mill(play(&pos, **m).opponent, m.to()))
+                            .count();
+                        assert_eq!(others as usize, opened, "{name} {pos:?}");
+                        all.retain(|m| board.in_mill(play(&pos, *m).opponent, m.to()));
+                        all.sort();
+                        closing.sort();
+                        assert_eq!(all, closing, "{name} {pos:?}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 5000, "{compared}");
     }
 }

@@ -9,7 +9,9 @@ use super::placement;
 use super::working::{chunks, not_a_dependency, pending, WorkingUnit, CHUNK, UNRESOLVED, UNUSED};
 use crate::error::{Damage, Error, Limit};
 use crate::progress::Progress;
-use crate::rules::{for_each_move, play, too_few_pieces, value_without_moves, Position, Value};
+use crate::rules::{
+    for_each_move, play, split_moves, too_few_pieces, value_without_moves, Move, Position, Value,
+};
 use crate::space::{Entry, Sector, SectorIndex, WorkUnit};
 
 impl WorkingUnit<'_> {
@@ -118,7 +120,7 @@ impl WorkingUnit<'_> {
         let place_fast = pos.mover_hand > 0 && in_unit(s.after_placement(0));
         let move_fast = in_unit(s.after_move(0));
         let mut plain = 0usize;
-        for_each_move(self.db.variant(), &pos, |mv| {
+        let mut child_of = |mv: Move| {
             st.any = true;
             let fast = if mv.from().is_none() {
                 place_fast
@@ -135,7 +137,18 @@ impl WorkingUnit<'_> {
             } else {
                 child_positions.push(child);
             }
-        });
+        };
+        let rules = self.db.variant().rules();
+        let hand = pos.mover_hand;
+        if (!rules.may_place(hand) || place_fast) && (!rules.may_move(hand) || move_fast) {
+            // Every move that closes no mill is a plain child in the unit: counted by
+            // population counts, the others one by one.
+            let others = split_moves(self.db.variant(), &pos, &mut child_of) as usize;
+            plain += others;
+            st.any |= others > 0;
+        } else {
+            for_each_move(self.db.variant(), &pos, &mut child_of);
+        }
         entries.extend(child_positions.iter().map(|c| orbits.entry(c.mover)));
         // In-unit children as (part << 56 | slot); outside ones as (child sector, slot).
         for (child, &e) in child_positions.iter().zip(entries.iter()) {

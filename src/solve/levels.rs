@@ -1,4 +1,11 @@
 //! The retrograde levels of a cyclic unit: positions final at level d tell their predecessors.
+//!
+//! The positions pending at level d + 1 come from two places: those a level made pending
+//! (a predecessor of a loss, or of the last win of a position) are listed as they are made,
+//! with the position itself, so that the next level neither scans for them nor unranks their
+//! slots; those initialisation (or a deeper loss) made pending at a later level are found by
+//! scanning the blocks the marks name. A position is resolved once: by whichever of the two
+//! claims its state first.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -10,78 +17,199 @@ use super::working::{
 use crate::error::Error;
 use crate::kernel::prefetch;
 use crate::progress::Progress;
-use crate::rules::for_each_unmove_with;
+use crate::rules::{for_each_unmove_with, Position};
 use crate::space::Sector;
+
+/// A position made pending at the next level, as a level found it: its part and slot, and
+/// its sets (any symmetric image: its predecessors' slots are the same).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Listed {
+    /// The part in the top byte, the slot below: 16 bytes an entry.
+    part_slot: u64,
+    mover: u32,
+    opponent: u32,
+}
+
+impl Listed {
+    const SLOT_BITS: u32 = 56;
+
+    fn part(&self) -> usize {
+        (self.part_slot >> Self::SLOT_BITS) as usize
+    }
+
+    fn slot(&self) -> u64 {
+        self.part_slot & ((1 << Self::SLOT_BITS) - 1)
+    }
+}
+
+/// The predecessors of a resolved position: part, slot and the position.
+type Predecessors = Vec<(u8, u64, Position)>;
+
+/// Listed positions per parallel task.
+const LIST_CHUNK: usize = 1 << 12;
+
+/// One task of a level: scan blocks of a part's slots, or resolve a run of listed positions.
+enum Task<'a> {
+    Scan(usize, usize, usize),
+    Listed(&'a [Listed]),
+}
+
+/// How many resolved positions' predecessors are in flight (their lines fetched) before the
+/// oldest is told: enough for the misses of several positions to overlap.
+const IN_FLIGHT: usize = 8;
+/// How far ahead in a list the state of a listed position is fetched before it is claimed.
+const LIST_AHEAD: usize = 16;
+
+/// A thread's buffers: the predecessors of the last resolved positions, fetched and waiting
+/// to be told (a ring of [`IN_FLIGHT`]), spare lists, and the positions made pending at the
+/// next level.
+#[derive(Default)]
+struct Buffers {
+    waiting: std::collections::VecDeque<Predecessors>,
+    spare: Vec<Predecessors>,
+    listed: Vec<Listed>,
+}
 
 impl WorkingUnit<'_> {
     /// Runs the levels 0, 1, 2, ... up to the deepest pending one, and returns how many ran.
     pub(super) fn run_levels(&self, progress: &dyn Progress) -> Result<u32, Error> {
-        let u = self;
-        let work = chunks(&u.parts);
+        let blocks = chunks(&self.parts);
+        // The positions listed for the level about to run, in the lists the tasks of the level
+        // before filled; emptied lists are handed out again, so that the levels reuse their
+        // memory.
+        let mut listed: Vec<Vec<Listed>> = Vec::new();
+        let spare: std::sync::Mutex<Vec<Vec<Listed>>> = std::sync::Mutex::new(Vec::new());
         let mut level = 0u32;
-        progress.phase("retrograde levels", u.max_pending.load(Relaxed) as u64 + 1);
-        while level <= u.max_pending.load(Relaxed) {
-            work.par_iter().for_each_init(
-                || (Vec::with_capacity(64), Vec::with_capacity(64)),
-                |(next, previous), &(k, a, b)| u.level_chunk(level, k, a, b, next, previous),
-            );
-            u.take_error()?;
+        progress.phase(
+            "retrograde levels",
+            self.max_pending.load(Relaxed) as u64 + 1,
+        );
+        while level <= self.max_pending.load(Relaxed) || !listed.is_empty() {
+            let tasks: Vec<Task> = blocks
+                .iter()
+                .map(|&(k, a, b)| Task::Scan(k, a, b))
+                .chain(
+                    listed
+                        .iter()
+                        .flat_map(|l| l.chunks(LIST_CHUNK).map(Task::Listed)),
+                )
+                .collect();
+            let found: Vec<Vec<Listed>> = tasks
+                .par_iter()
+                .map_init(Buffers::default, |buffers, task| {
+                    if buffers.listed.capacity() == 0 {
+                        buffers.listed = spare.lock().unwrap().pop().unwrap_or_default();
+                    }
+                    self.level_task(level, task, buffers);
+                    std::mem::take(&mut buffers.listed)
+                })
+                .filter(|l| !l.is_empty())
+                .collect();
+            drop(tasks);
+            let mut pool = spare.lock().unwrap();
+            pool.extend(listed.drain(..).map(|mut l| {
+                l.clear();
+                l
+            }));
+            drop(pool);
+            listed = found;
+            self.take_error()?;
             level += 1;
-            progress.phase("retrograde levels", u.max_pending.load(Relaxed) as u64 + 1);
+            progress.phase(
+                "retrograde levels",
+                self.max_pending.load(Relaxed) as u64 + 1,
+            );
             progress.advance(level as u64);
         }
         Ok(level)
     }
 
-    /// Resolves the positions of slots `a..b` of part `k` pending at `level`, each one's
-    /// predecessors told while the next one's lines are on their way.
-    #[inline]
-    fn level_chunk(
-        &self,
-        level: u32,
-        k: usize,
-        a: usize,
-        b: usize,
-        next: &mut Vec<(u8, u64)>,
-        previous: &mut Vec<(u8, u64)>,
-    ) {
-        let part = &self.parts[k];
-        for start in (a..b).step_by(MARK_BLOCK) {
-            if !part.marked(start / MARK_BLOCK, level) {
-                continue;
+    /// Resolves the positions of one task pending at `level`, each one's predecessors told
+    /// while the next one's lines are on their way.
+    fn level_task(&self, level: u32, task: &Task, b: &mut Buffers) {
+        match *task {
+            Task::Scan(k, start, end) => {
+                let part = &self.parts[k];
+                for block in (start..end).step_by(MARK_BLOCK) {
+                    if !part.marked(block / MARK_BLOCK, level) {
+                        continue;
+                    }
+                    let states = &part.state[block..(block + MARK_BLOCK).min(end)];
+                    for (i, state) in states.iter().enumerate() {
+                        if state.load(Relaxed) == PENDING | level as u16 {
+                            self.resolve(k, (block + i) as u64, None, level, b);
+                        }
+                    }
+                }
             }
-            let end = (start + MARK_BLOCK).min(b);
-            for (slot, state) in part.state[start..end].iter().enumerate() {
-                if state.load(Relaxed) == PENDING | level as u16 {
-                    self.resolve(k, start + slot, level, next);
-                    self.tell(level, previous);
-                    std::mem::swap(next, previous);
+            Task::Listed(list) => {
+                for (i, l) in list.iter().enumerate() {
+                    if let Some(ahead) = list.get(i + LIST_AHEAD) {
+                        prefetch(&self.parts[ahead.part()].state[ahead.slot() as usize]);
+                    }
+                    let sector = self.parts[l.part()].sector;
+                    let pos = Position {
+                        mover: crate::rules::PointSet::from_bits(l.mover),
+                        opponent: crate::rules::PointSet::from_bits(l.opponent),
+                        mover_hand: sector.mover_hand,
+                        opponent_hand: sector.opponent_hand,
+                    };
+                    self.resolve(l.part(), l.slot(), Some(pos), level, b);
                 }
             }
         }
-        self.tell(level, previous);
-        previous.clear();
+        while let Some(mut preds) = b.waiting.pop_front() {
+            self.tell(level, &preds, &mut b.listed);
+            preds.clear();
+            b.spare.push(preds);
+        }
     }
 
-    /// Finalises a position pending at `level` and lists its predecessors in the unit in
-    /// `preds` (sorted), their lines fetched for a later [`WorkingUnit::tell`]: the predecessors'
-    /// states may lie anywhere in the unit (a sector that is its own twin), and each update is
-    /// a locked instruction that waits for its own miss, so the caller tells one position's
-    /// predecessors while the next one's lines are on their way.
-    pub(super) fn resolve(&self, part: usize, slot: usize, level: u32, preds: &mut Vec<(u8, u64)>) {
-        let p = &self.parts[part];
-        p.state[slot].store(level as u16, Relaxed);
-        let pos = p.position(slot as u64).expect("pending slots are used");
+    /// Finalises the position in `slot` of part `k` if it is still pending at `level` (a
+    /// listed position may have been claimed by the scan of its block, or the other way
+    /// round), lists its predecessors in the unit and fetches their lines, then tells those of
+    /// the oldest position in flight. `pos` is the position when the caller has it.
+    #[inline]
+    fn resolve(&self, k: usize, slot: u64, pos: Option<Position>, level: u32, b: &mut Buffers) {
+        let p = &self.parts[k];
+        let claimed = p.state[slot as usize]
+            .compare_exchange(PENDING | level as u16, level as u16, Relaxed, Relaxed)
+            .is_ok();
+        if !claimed {
+            return;
+        }
+        let pos = pos.unwrap_or_else(|| p.position(slot).expect("pending slots are used"));
+        let mut preds = b.spare.pop().unwrap_or_default();
+        self.predecessors(&pos, level, &mut preds);
+        b.waiting.push_back(preds);
+        if b.waiting.len() > IN_FLIGHT {
+            let mut oldest = b.waiting.pop_front().expect("more than in flight");
+            self.tell(level, &oldest, &mut b.listed);
+            oldest.clear();
+            b.spare.push(oldest);
+        }
+    }
+
+    /// The predecessors of `pos` in the unit, in `preds`, their lines fetched for a later
+    /// [`WorkingUnit::tell`]: the predecessors' states may lie anywhere in the unit (a sector
+    /// that is its own twin), and each update is a locked instruction that waits for its own
+    /// miss. After a loss (even levels) the predecessors win, which telling twice does not
+    /// change; after a win each counter must fall once per distinct predecessor, so those are
+    /// sorted and made distinct.
+    #[inline]
+    fn predecessors(&self, pos: &Position, level: u32, preds: &mut Predecessors) {
         preds.clear();
-        for_each_unmove_with(self.db.variant(), &pos, self.unremovals, |prev, _| {
+        for_each_unmove_with(self.db.variant(), pos, self.unremovals, |prev, _| {
             if let Some(k) = self.part_of(Sector::of(&prev)) {
-                preds.push((k as u8, self.parts[k].slot(&prev)));
+                preds.push((k as u8, self.parts[k].slot(&prev), prev));
             }
         });
-        preds.sort_unstable();
-        preds.dedup();
         let wins = level.is_multiple_of(2);
-        for &(k, j) in preds.iter() {
+        if !wins {
+            preds.sort_unstable_by_key(|&(k, j, _)| (k, j));
+            preds.dedup_by_key(|&mut (k, j, _)| (k, j));
+        }
+        for &(k, j, _) in preds.iter() {
             prefetch(&self.parts[k as usize].state[j as usize]);
             if !wins {
                 prefetch(&self.parts[k as usize].counter[j as usize]);
@@ -89,30 +217,59 @@ impl WorkingUnit<'_> {
         }
     }
 
-    /// Tells the predecessors `preds` (distinct) of a position final at `level` of it.
-    pub(super) fn tell(&self, level: u32, preds: &[(u8, u64)]) {
+    /// Tells the predecessors `preds` of a position final at `level` of it; those it makes
+    /// pending at the next level go to `listed`, those pending later are marked.
+    #[inline]
+    fn tell(&self, level: u32, preds: &Predecessors, listed: &mut Vec<Listed>) {
         let wins = level.is_multiple_of(2);
-        for &(k, j) in preds {
+        for &(k, j, prev) in preds {
             let (k, j) = (k as usize, j as usize);
             let cell = &self.parts[k].state[j];
-            if wins {
-                // The child loses: the predecessor wins at level + 1 unless it already wins sooner.
+            let depth = if wins {
+                // The child loses: the predecessor wins at level + 1 unless it already wins
+                // sooner.
                 let mut cur = cell.load(Relaxed);
-                while is_unresolved(cur) || (is_pending(cur) && (cur & !PENDING) as u32 > level + 1)
-                {
-                    if self.set_pending(k, j, level + 1, cur) {
-                        break;
+                loop {
+                    let improves = is_unresolved(cur)
+                        || (is_pending(cur) && (cur & !PENDING) as u32 > level + 1);
+                    if !improves {
+                        break None;
+                    }
+                    if self.claim(k, j, level + 1, cur) {
+                        break Some(level + 1);
                     }
                     cur = cell.load(Relaxed);
                 }
             } else if self.parts[k].counter[j].fetch_sub(1, Relaxed) == 1 {
                 // Every child now wins: a loss after the deepest of them.
                 let cur = cell.load(Relaxed);
-                if is_unresolved(cur) {
-                    let outside = (cur & !UNRESOLVED) as u32;
-                    self.set_pending(k, j, (level + 1).max(outside), cur);
-                }
+                let depth = (level + 1).max((cur & !UNRESOLVED) as u32);
+                (is_unresolved(cur) && self.claim(k, j, depth, cur)).then_some(depth)
+            } else {
+                None
+            };
+            match depth {
+                Some(d) if d == level + 1 => listed.push(Listed {
+                    part_slot: (k as u64) << Listed::SLOT_BITS | j as u64,
+                    mover: prev.mover.bits(),
+                    opponent: prev.opponent.bits(),
+                }),
+                Some(d) => self.parts[k].mark(j, d),
+                None => {}
             }
         }
+    }
+
+    /// Makes the position in `slot` of part `k` pending at `depth` if its state is still
+    /// `from`; the caller lists or marks it.
+    #[inline]
+    fn claim(&self, k: usize, slot: usize, depth: u32, from: u16) -> bool {
+        let ok = self.parts[k].state[slot]
+            .compare_exchange(from, PENDING | depth as u16, Relaxed, Relaxed)
+            .is_ok();
+        if ok {
+            self.raise_max_pending(depth);
+        }
+        ok
     }
 }

@@ -57,6 +57,9 @@ impl<'a> KeyedRow<'a> {
     }
 }
 
+/// How many parents' state writes are on their way (their lines fetched) at once.
+const STORES_IN_FLIGHT: usize = 8;
+
 /// One removal of a row: the child's row, where each point of the board lands in it (its
 /// place among the row's free points), and its cells.
 struct RemovalRow<'a> {
@@ -177,8 +180,11 @@ impl<'a> ParentRow<'a> {
         let part = &self.u.parts[0];
         let mut ranks = self.u.db.orbits().one_more();
         let mut x = PointSet::first(self.s.mover as usize).bits();
-        // The parent of the previous step, whose state is written once its line is fetched.
-        let mut previous: Option<(usize, u16)> = None;
+        // The parents of the last steps, whose states are written once their lines are
+        // fetched: the writes land anywhere in the sector, and several must be on their way
+        // at once for their misses to overlap.
+        let mut waiting: std::collections::VecDeque<(usize, u16)> =
+            std::collections::VecDeque::with_capacity(STORES_IN_FLIGHT + 1);
         for k in 0..self.flipped.stride() {
             let this = x;
             x = next_combination(x);
@@ -197,11 +203,13 @@ impl<'a> ParentRow<'a> {
             let Some(state) = self.state(this, &parent, slot, &mut ranks)? else {
                 continue;
             };
-            if let Some((slot, state)) = previous.replace((slot, state)) {
+            waiting.push_back((slot, state));
+            if waiting.len() > STORES_IN_FLIGHT {
+                let (slot, state) = waiting.pop_front().expect("more than in flight");
                 part.state[slot].store(state, Relaxed);
             }
         }
-        if let Some((slot, state)) = previous {
+        for (slot, state) in waiting {
             part.state[slot].store(state, Relaxed);
         }
         Ok(())

@@ -240,18 +240,6 @@ impl<'a> WorkingUnit<'a> {
         self.error.lock().unwrap().get_or_insert(e);
     }
 
-    #[inline]
-    pub(super) fn set_pending(&self, part: usize, slot: usize, depth: u32, from: u16) -> bool {
-        let ok = self.parts[part].state[slot]
-            .compare_exchange(from, PENDING | depth as u16, Relaxed, Relaxed)
-            .is_ok();
-        if ok {
-            self.parts[part].mark(slot, depth);
-            self.raise_max_pending(depth);
-        }
-        ok
-    }
-
     /// Records a pending depth; the shared maximum is written only when it grows, so that
     /// threads do not take its cache line from each other on every position.
     #[inline]

@@ -9,6 +9,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::sector::Sector;
+use crate::kernel::pext;
 use crate::rules::PointSet;
 use crate::rules::Position;
 use crate::rules::Variant;
@@ -68,6 +69,53 @@ pub struct Orbits {
     /// (or holds) the tables of many.
     sizes: Vec<OnceLock<SizeTable>>,
     binom: [[u64; 33]; 33],
+    /// Colex ranks by table, for boards of at most 24 points.
+    table: Option<ColexTable>,
+}
+
+/// Colex ranks of sets of up to 24 points in two table loads: the terms of the low 12
+/// points, which depend on those points alone, and the terms of the high 12, which depend on
+/// them and on how many low points come before them (the rank of a point's index among the
+/// set's points). 229 KB, which stays in the cache.
+struct ColexTable {
+    low: Box<[u32]>,
+    high: Box<[u32]>,
+}
+
+impl ColexTable {
+    const BITS: u32 = 12;
+    const SIZE: usize = 1 << Self::BITS;
+
+    fn new(binom: &[[u64; 33]; 33]) -> ColexTable {
+        let terms = |x: u32, shift: usize, before: usize| -> u32 {
+            let mut rank = 0u64;
+            let mut y = x;
+            let mut i = before + 1;
+            while y != 0 {
+                rank += binom[y.trailing_zeros() as usize + shift][i];
+                i += 1;
+                y &= y - 1;
+            }
+            rank as u32
+        };
+        let low = (0..Self::SIZE as u32).map(|x| terms(x, 0, 0)).collect();
+        let high = (0..=Self::BITS as usize)
+            .flat_map(|before| {
+                (0..Self::SIZE as u32).map(move |x| terms(x, Self::BITS as usize, before))
+            })
+            .collect();
+        ColexTable { low, high }
+    }
+
+    /// The colex rank of `x` (below 2^24) among the sets of its size.
+    #[inline]
+    fn rank(&self, x: u32) -> u64 {
+        debug_assert!(x >> (2 * Self::BITS) == 0);
+        let low = x & (Self::SIZE as u32 - 1);
+        let before = low.count_ones() as usize;
+        (self.low[low as usize] + self.high[before * Self::SIZE + (x >> Self::BITS) as usize])
+            as u64
+    }
 }
 
 /// The orbits of the sets of one size.
@@ -132,6 +180,7 @@ impl Orbits {
             syms,
             inverse,
             sizes: (0..=n).map(|_| OnceLock::new()).collect(),
+            table: (n <= 2 * ColexTable::BITS).then(|| ColexTable::new(&binom)),
             binom,
         }
     }
@@ -179,7 +228,7 @@ impl Orbits {
     /// The table entry of a mover set.
     #[inline]
     pub(crate) fn entry(&self, mover: PointSet) -> Entry {
-        Entry(self.size(mover.len() as usize).entry[colex(&self.binom, mover.bits()) as usize])
+        Entry(self.size(mover.len() as usize).entry[self.colex(mover.bits()) as usize])
     }
 
     /// The number of orbits of sets of `size` points.
@@ -210,7 +259,10 @@ impl Orbits {
     /// rank as points do).
     #[inline]
     pub(crate) fn colex(&self, x: u32) -> u64 {
-        colex(&self.binom, x)
+        match &self.table {
+            Some(t) => t.rank(x),
+            None => colex(&self.binom, x),
+        }
     }
 
     /// n choose k.
@@ -227,6 +279,9 @@ impl Orbits {
     /// without squeezing: each point's place among the free points is a population count.
     #[inline]
     fn squeezed_rank(&self, mut x: u32, free: u32) -> u64 {
+        if let Some(t) = &self.table {
+            return t.rank(pext(x, free));
+        }
         let mut rank = 0;
         let mut i = 1;
         while x != 0 {
@@ -315,6 +370,8 @@ pub(crate) struct RowRank<'a> {
     sym: &'a SymTable,
     /// Each free point's place among the free points (a population count, tabled once).
     place: [u8; 32],
+    /// The free points: those the representative of the mover set leaves.
+    free: u32,
     stabiliser: &'a [u8],
     base: u64,
 }
@@ -374,6 +431,9 @@ impl RowRank<'_> {
     /// The squeezed colex rank of a set of free points.
     #[inline]
     fn rank(&self, mut x: u32) -> u64 {
+        if let Some(t) = &self.orbits.table {
+            return t.rank(pext(x, self.free));
+        }
         let mut rank = 0;
         let mut i = 1;
         while x != 0 {
@@ -502,6 +562,7 @@ impl SectorIndex {
             orbits: o,
             sym,
             place,
+            free,
             stabiliser: if e.stabilised() {
                 &o.size(self.sector.mover as usize).stabilisers[e.rank()]
             } else {
