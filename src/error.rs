@@ -94,8 +94,8 @@ pub enum Error {
         /// The first fault.
         first: String,
     },
-    /// A sector needed to answer is not in the database.
-    #[error("sector {} is not solved in {}", .0.sector, .0.dir.display())]
+    /// A sector needed to answer is not in the database (or has no tables).
+    #[error("sector {} {} in {}", .0.sector, if .0.tables { "has no tables" } else { "is not solved" }, .0.dir.display())]
     Missing(Box<Missing>),
 }
 
@@ -112,6 +112,9 @@ pub struct Missing {
     pub variant: String,
     /// The rule set.
     pub rules: Rules,
+    /// Whether the folder holds compact tables (built by `morris tables`) rather than sector
+    /// files.
+    pub tables: bool,
 }
 
 /// What is wrong with a damaged database file.
@@ -120,6 +123,8 @@ pub struct Missing {
 pub enum Damage {
     /// It does not begin with the format's magic bytes.
     NotASectorFile,
+    /// A table file that does not begin with the table format's magic bytes.
+    NotATableFile,
     /// It is shorter than the header.
     ShortHeader {
         /// Its length in bytes.
@@ -172,6 +177,7 @@ impl fmt::Display for Damage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Damage::NotASectorFile => f.write_str("not a morris sector file (bad magic)"),
+            Damage::NotATableFile => f.write_str("not a morris table file (bad magic)"),
             Damage::ShortHeader { len } => {
                 write!(f, "{len} bytes, shorter than the 4096-byte header")
             }

@@ -31,6 +31,7 @@ pub mod rules;
 pub mod solve;
 pub mod space;
 pub mod store;
+pub mod tables;
 pub mod verify;
 
 #[cfg(feature = "mpi")]

@@ -90,6 +90,13 @@ pub enum Command {
         /// input and answer one line each.
         position: String,
     },
+    /// Build compact tables from a solved database folder: per sector a win/draw/loss table
+    /// and a depth table, compressed in blocks that each decode alone, every block checksummed.
+    ///
+    /// `query`, `stats`, `check`, `verify` and `serve` read them with `--tables TABLES` and
+    /// answer exactly as from the database. Resumes: tables already built from the same
+    /// database files are kept.
+    Tables(TablesArgs),
     /// Solve the game (or part of it) into a database folder, resuming what is already solved.
     ///
     /// Work units (strongly connected sets of sectors) are solved dependencies first; sectors
@@ -98,9 +105,8 @@ pub enum Command {
     Solve(SolveArgs),
     /// Print per solved sector: canonical and raw positions, wins, losses, draws, maximum depth.
     Stats {
-        /// The database folder (a subfolder per variant and rule set).
-        #[arg(long, default_value = "db")]
-        db: PathBuf,
+        #[command(flatten)]
+        source: Source,
         /// Print one JSON object instead of a table.
         #[arg(long)]
         json: bool,
@@ -112,9 +118,8 @@ pub enum Command {
     /// its depth counted from the current position. With POSITION `-`, one position is read
     /// per line of standard input and one JSON object printed per line.
     Query {
-        /// The database folder (a subfolder per variant and rule set).
-        #[arg(long, default_value = "db")]
-        db: PathBuf,
+        #[command(flatten)]
+        source: Source,
         /// Print one JSON object: {"variant", "position", "value", "depth", "moves": [...]}.
         #[arg(long)]
         json: bool,
@@ -132,9 +137,8 @@ pub enum Command {
     ///
     /// Exits 1 on any damage, naming the file and block.
     Check {
-        /// The database folder (a subfolder per variant and rule set).
-        #[arg(long, default_value = "db")]
-        db: PathBuf,
+        #[command(flatten)]
+        source: Source,
         /// Only this sector `W-B-WF-BF`.
         #[arg(long, value_name = "W-B-WF-BF")]
         sector: Option<String>,
@@ -161,6 +165,61 @@ pub enum Command {
         /// The position (default: the start), or `-` to read one per line from standard input.
         position: Option<String>,
     },
+}
+
+/// Where values are read from: a database folder, or the compact tables built from one.
+#[derive(Args, Debug, Clone)]
+pub struct Source {
+    /// The database folder (a subfolder per variant and rule set).
+    #[arg(long, default_value = "db")]
+    pub db: PathBuf,
+    /// Read compact tables (built by `morris tables`) instead of a database folder: the same
+    /// answers, from a folder a tenth of the database's size or less.
+    #[arg(long, value_name = "TABLES", conflicts_with = "db")]
+    pub tables: Option<PathBuf>,
+}
+
+/// `morris tables`.
+#[derive(Args, Debug)]
+pub struct TablesArgs {
+    /// The solved database folder to build from (a subfolder per variant and rule set).
+    #[arg(long, default_value = "db")]
+    pub db: PathBuf,
+    /// The folder to write the tables to (a subfolder per variant and rule set); tables
+    /// already built there from the same database files are kept.
+    #[arg(long, value_name = "TABLES")]
+    pub out: PathBuf,
+    /// Worker threads, 1 to 1024 (default: every core).
+    #[arg(long, value_parser = thread_count)]
+    pub threads: Option<usize>,
+    /// The zstd level of the win/draw/loss blocks (1 to 22; higher: smaller and slower to build,
+    /// as fast to read).
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub wdl_level: i32,
+    /// The zstd level of the depth blocks (1 to 22).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub depth_level: i32,
+    /// The win/draw/loss model: `smaller` picks per sector whichever of the others compresses
+    /// a sample of its blocks smaller.
+    #[arg(long, value_enum, default_value = "smaller")]
+    pub model: ModelArg,
+    /// Print one JSON object with every sector's file sizes and checksums.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `tables --model`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum ModelArg {
+    /// Per sector, the smaller of the two.
+    Smaller,
+    /// The win/draw/loss symbols themselves.
+    None,
+    /// Each symbol's rank under its position's context (mill threats, mobility).
+    Contexts,
 }
 
 /// `morris solve`.
@@ -209,9 +268,8 @@ pub struct SolveArgs {
 /// `morris verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The database folder (a subfolder per variant and rule set).
-    #[arg(long, default_value = "db")]
-    pub db: PathBuf,
+    #[command(flatten)]
+    pub source: Source,
     /// Only this sector `W-B-WF-BF`.
     #[arg(long, value_name = "W-B-WF-BF")]
     pub sector: Option<String>,
@@ -233,9 +291,8 @@ pub struct VerifyArgs {
 #[cfg(feature = "serve")]
 #[derive(Args, Debug)]
 pub struct ServeArgs {
-    /// The database folder (a subfolder per variant and rule set).
-    #[arg(long, default_value = "db")]
-    pub db: PathBuf,
+    #[command(flatten)]
+    pub source: Source,
     /// The address to listen on: loopback unless told otherwise (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub bind: std::net::SocketAddr,

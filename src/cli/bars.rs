@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use morris::tables::{SectorReport, TablesProgress};
 use morris::{Progress, Sector, UnitTimes, WorkUnit};
 
 /// A bar style from an indicatif template.
@@ -163,6 +164,52 @@ impl Progress for CheckBar {
         };
         let line = format!(
             "sector {sector}: {positions} positions, {children} child values in {time:.2?}, {found}"
+        );
+        log(
+            self.bar.is_hidden(),
+            |l| {
+                self.bar.println(l);
+                Ok(())
+            },
+            &line,
+        );
+    }
+}
+
+/// The bar of `tables` (slots done), and a log line per sector built unless quiet.
+pub struct TablesBar {
+    /// The bar.
+    pub bar: ProgressBar,
+    quiet: bool,
+}
+
+impl TablesBar {
+    /// A bar drawn nowhere when `quiet`.
+    pub fn new(quiet: bool) -> TablesBar {
+        let bar = ProgressBar::with_draw_target(Some(0), target(quiet));
+        bar.set_style(style(
+            "tables [{bar:30}] {percent}% of {len} slots {msg} {elapsed_precise} ({eta})",
+        ));
+        TablesBar { bar, quiet }
+    }
+}
+
+impl TablesProgress for TablesBar {
+    fn begin(&self, slots: u64) {
+        self.bar.set_length(slots);
+    }
+    fn advance(&self, n: u64) {
+        self.bar.inc(n);
+    }
+    fn built(&self, r: &SectorReport) {
+        self.bar.set_message(r.sector.clone());
+        if self.quiet {
+            return;
+        }
+        let how = if r.kept { "kept" } else { "built" };
+        let line = format!(
+            "{how} {}: {} slots, win/draw/loss {} bytes ({} model), depth {} bytes; database file {} bytes",
+            r.sector, r.slots, r.wdl_bytes, r.model, r.depth_bytes, r.database_bytes
         );
         log(
             self.bar.is_hidden(),

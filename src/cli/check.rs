@@ -1,21 +1,21 @@
 //! The `check` subcommand: every file's header, block table and blocks, without recomputing.
 
-use std::path::Path;
 use std::process::ExitCode;
 
 use morris::Variant;
 
+use super::args::Source;
 use super::bars::CheckBar;
 use super::output::{solve_command, Failure, Out, EXIT_FAILURE};
 
 /// `morris check`.
 pub fn check(
     variant: &Variant,
-    dir: &Path,
+    source: &Source,
     sector: Option<&str>,
     quiet: bool,
 ) -> Result<ExitCode, Failure> {
-    let db = super::folder::database(dir, variant)?;
+    let db = super::folder::files(source, variant)?;
     let sectors = super::folder::sectors_to_check(&db, sector)?;
     let bar = CheckBar::new("check", " files", sectors.len() as u64, quiet).bar;
     let (mut faults, mut blocks, mut bytes) = (0u64, 0u64, 0u64);
@@ -35,11 +35,12 @@ pub fn check(
                 lines.push(format!("FAULT sector {s}: {e}{advice}"));
             }
             Ok(file) => {
-                blocks += file.header().block_count();
-                bytes += file.header().payload_len();
-                for b in file.check_all_blocks() {
+                let (b, n) = file.sizes();
+                blocks += b;
+                bytes += n;
+                for e in file.faults() {
                     faults += 1;
-                    lines.push(format!("FAULT sector {s}: {}", file.block_error(b)));
+                    lines.push(format!("FAULT sector {s}: {e}"));
                 }
             }
         }

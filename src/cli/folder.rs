@@ -1,4 +1,5 @@
-//! The database folder a subcommand reads or writes, and the sectors it looks at.
+//! The database folder (or compact tables) a subcommand reads or writes, and the sectors it
+//! looks at.
 
 use std::path::Path;
 
@@ -6,26 +7,56 @@ use morris::space::Reachable;
 use morris::store::READER_CACHE_BYTES;
 use morris::{Database, Sector, Variant};
 
+use super::args::Source;
 use super::output::{bad_input, solve_command, Failure};
 
 /// The database of `variant` under the folder `dir` given as `--db` (see [`check_folder`]).
 pub fn database(dir: &Path, variant: &Variant) -> Result<Database, Failure> {
-    check_folder(dir)?;
+    check_folder(dir, "--db")?;
     Ok(Database::new(dir, variant)?)
 }
 
-/// The database of `variant` under `dir` for answering positions: read block by block
-/// ([`Database::reader`]), like every long-running reader.
-pub fn reader(dir: &Path, variant: &Variant) -> Result<Database, Failure> {
-    check_folder(dir)?;
-    Ok(Database::reader(dir, variant, READER_CACHE_BYTES)?)
+/// The database or tables of `variant` for answering positions: read block by block
+/// ([`Database::reader`], [`Database::tables`]), like every long-running reader.
+pub fn reader(source: &Source, variant: &Variant) -> Result<Database, Failure> {
+    match &source.tables {
+        Some(dir) => {
+            check_folder(dir, "--tables")?;
+            Ok(Database::tables(dir, variant, READER_CACHE_BYTES)?)
+        }
+        None => {
+            check_folder(&source.db, "--db")?;
+            Ok(Database::reader(&source.db, variant, READER_CACHE_BYTES)?)
+        }
+    }
 }
 
-/// Refuses a `--db` that exists and is not a folder, at once, for every command.
-pub fn check_folder(dir: &Path) -> Result<(), Failure> {
+/// The database (mapped) or tables of `variant` for reading headers and checking blocks.
+pub fn files(source: &Source, variant: &Variant) -> Result<Database, Failure> {
+    match &source.tables {
+        Some(_) => reader(source, variant),
+        None => database(&source.db, variant),
+    }
+}
+
+/// The database or tables of `variant` for the proof, which reads rows of cells: mapped
+/// sector files, or tables decoded sector by sector into memory ([`Database::whole_tables`]).
+pub fn prover(source: &Source, variant: &Variant) -> Result<Database, Failure> {
+    match &source.tables {
+        Some(dir) => {
+            check_folder(dir, "--tables")?;
+            Ok(Database::whole_tables(dir, variant)?)
+        }
+        None => database(&source.db, variant),
+    }
+}
+
+/// Refuses a folder option (`--db`, `--tables`) that exists and is not a folder, at once, for
+/// every command.
+pub fn check_folder(dir: &Path, option: &str) -> Result<(), Failure> {
     match std::fs::metadata(dir) {
         Ok(meta) if !meta.is_dir() => Err(bad_input(format!(
-            "--db {}: not a folder (a database is a folder with a subfolder per variant and rule set)",
+            "{option} {}: not a folder (it holds a subfolder per variant and rule set)",
             dir.display()
         ))),
         _ => Ok(()),
@@ -40,8 +71,13 @@ pub fn nothing_solved(db: &Database) -> Failure {
         Some(m) => solve_command(m, false),
         None => unreachable!("a missing sector's error says what is missing"),
     };
+    let what = if db.is_tables() {
+        "no tables"
+    } else {
+        "no solved sectors"
+    };
     bad_input(format!(
-        "no solved sectors of {} in {}; run `{command}`",
+        "{what} of {} in {}; run `{command}`",
         db.variant().name(),
         db.dir().display()
     ))

@@ -15,6 +15,7 @@ mod signals;
 mod simulate;
 mod solve;
 mod stats;
+mod tables;
 mod units;
 mod variants;
 mod verify;
@@ -45,12 +46,19 @@ pub fn run() -> Result<ExitCode, Failure> {
     match cli.command {
         Command::Variants { json } => variants::variants(json),
         Command::Solve(args) => solve::solve(&variant, &args),
-        Command::Stats { db, json } => stats::stats(&variant, &db, json),
-        Command::Query { db, json, position } => query::query(&variant, &db, json, &position),
+        Command::Tables(args) => tables::tables(&variant, &args),
+        Command::Stats { source, json } => stats::stats(&variant, &source, json),
+        Command::Query {
+            source,
+            json,
+            position,
+        } => query::query(&variant, &source, json, &position),
         Command::Verify(args) => verify::verify(&variant, &args),
-        Command::Check { db, sector, quiet } => {
-            check::check(&variant, &db, sector.as_deref(), quiet)
-        }
+        Command::Check {
+            source,
+            sector,
+            quiet,
+        } => check::check(&variant, &source, sector.as_deref(), quiet),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::serve(args),
         Command::Moves { json, position } => moves::moves(&variant, json, &position),

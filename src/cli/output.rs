@@ -81,6 +81,14 @@ pub fn game_options(variant: &str, rules: &morris::Rules) -> String {
 /// The `morris solve` that fills in what `m` says is missing: its sector alone (with
 /// `sector`), or its whole rule set.
 pub fn solve_command(m: &Missing, sector: bool) -> String {
+    if m.tables {
+        // Tables are built whole from a solved database folder.
+        return format!(
+            "morris tables {} --db DB --out {}",
+            game_options(&m.variant, &m.rules),
+            m.db.display()
+        );
+    }
     let mut command = format!(
         "morris solve {} --db {}",
         game_options(&m.variant, &m.rules),

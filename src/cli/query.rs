@@ -1,11 +1,11 @@
 //! `morris query`: a position's value and every move's, as a diagram and a table or as JSON.
 
-use std::path::Path;
 use std::process::ExitCode;
 
 use morris::query::wire;
 use morris::{Analysis, Color, Position, Value, Variant};
 
+use super::args::Source;
 use super::output::{for_each_position, Failure};
 
 fn to_json(variant: &Variant, pos: &Position, turn: Color, a: &Analysis) -> String {
@@ -100,11 +100,11 @@ fn to_text(variant: &Variant, pos: &Position, turn: Color, a: &Analysis) -> Stri
 /// `morris query`.
 pub fn query(
     variant: &Variant,
-    dir: &Path,
+    source: &Source,
     json: bool,
     position: &str,
 ) -> Result<ExitCode, Failure> {
-    let db = super::folder::reader(dir, variant)?;
+    let db = super::folder::reader(source, variant)?;
     let batch = position == "-";
     for_each_position(
         variant,

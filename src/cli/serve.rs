@@ -10,7 +10,11 @@ use super::output::{bad_input, Failure, Out, EXIT_BAD_INPUT, EXIT_FAILURE};
 
 /// `morris serve`: prints the address it listens on, then serves until killed.
 pub fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
-    super::folder::check_folder(&args.db)?;
+    let (root, option) = match &args.source.tables {
+        Some(dir) => (dir.clone(), "--tables"),
+        None => (args.source.db.clone(), "--db"),
+    };
+    super::folder::check_folder(&root, option)?;
     let cors = cors(&args.cors)?;
     if !args.bind.ip().is_loopback() {
         let _ = writeln!(
@@ -23,16 +27,18 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
         );
     }
     let config = morris::serve::Config {
-        db: args.db,
+        tables: args.source.tables.is_some(),
+        db: root,
         bind: args.bind,
         timeout: std::time::Duration::from_secs_f64(args.timeout),
         cors,
     };
     let shown = config.db.display().to_string();
+    let what = if config.tables { "tables" } else { "database" };
     morris::serve::run(&config, |addr| {
         // Scripts read the port from this line (with --bind 127.0.0.1:0, say).
         let _ = Out::new().line(format_args!(
-            "morris serve: listening on http://{addr}/ (database {shown})"
+            "morris serve: listening on http://{addr}/ ({what} {shown})"
         ));
     })
     .map_err(|e| Failure {

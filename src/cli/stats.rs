@@ -6,11 +6,12 @@ use morris::query::wire::{self, StatsJson};
 use morris::solve::start_value;
 use morris::{SectorStats, Variant};
 
+use super::args::Source;
 use super::output::{describe_start, Failure, Out};
 
 /// `morris stats`.
-pub fn stats(variant: &Variant, dir: &std::path::Path, json: bool) -> Result<ExitCode, Failure> {
-    let db = super::folder::database(dir, variant)?;
+pub fn stats(variant: &Variant, source: &Source, json: bool) -> Result<ExitCode, Failure> {
+    let db = super::folder::files(source, variant)?;
     if db.present().is_empty() {
         return Err(super::folder::nothing_solved(&db));
     }

@@ -11,7 +11,7 @@ use super::output::{solve_command, Failure, Out, EXIT_FAILURE};
 
 /// `morris verify`.
 pub fn verify(variant: &Variant, args: &VerifyArgs) -> Result<ExitCode, Failure> {
-    let db = super::folder::database(&args.db, variant)?;
+    let db = super::folder::prover(&args.source, variant)?;
     let sectors = super::folder::sectors_to_check(&db, args.sector.as_deref())?;
     let bar = CheckBar::new("verify", "", 0, args.quiet);
     let report = verify_with(&db, &sectors, args.max_faults, args.resume, &bar);

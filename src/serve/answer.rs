@@ -56,6 +56,13 @@ fn file_name(path: &Path) -> String {
 /// What an error says to a client: everything but the server's folders.
 pub(super) fn public_message(e: &Error) -> String {
     match e {
+        Error::Missing(m) if m.tables => format!(
+            "sector {} of {} (rule set {}) has no tables on this server; build them with `{}`",
+            m.sector,
+            m.variant,
+            m.rules.id(),
+            solve_command(m)
+        ),
         Error::Missing(m) => format!(
             "sector {} of {} (rule set {}) is not solved; solve it with `{}` on the server's database folder",
             m.sector,
@@ -82,6 +89,11 @@ pub(super) fn public_message(e: &Error) -> String {
 
 /// The `morris solve` that fills a missing sector, without the folder.
 fn solve_command(m: &Missing) -> String {
+    if m.tables {
+        let whole = whole_game_command(m);
+        let options = whole.strip_prefix("morris solve ").unwrap_or(&whole);
+        return format!("morris tables {options} --db DB --out TABLES");
+    }
     format!("{} --sector {}", whole_game_command(m), m.sector)
 }
 

@@ -41,6 +41,8 @@ pub(super) struct Opened {
 #[derive(Debug)]
 pub(super) struct Catalog {
     root: PathBuf,
+    /// Whether the root holds compact tables rather than sector files.
+    tables: bool,
     /// Variants in the order of `morris variants`, each with default rules.
     variants: Vec<Variant>,
     /// Every supported rule set, by folder name.
@@ -53,14 +55,17 @@ impl Catalog {
     ///
     /// # Errors
     /// `Error::BadFolder` when `root` is itself a rule-set folder (it holds sector files).
-    pub(super) fn new(root: &Path) -> Result<Catalog, Error> {
+    pub(super) fn new(root: &Path, tables: bool) -> Result<Catalog, Error> {
         let mut variants = Vec::new();
         let mut sets = HashMap::new();
         for name in Variant::names() {
             let base = Variant::by_name(name)?;
             // The same check the command line makes, once.
             if variants.is_empty() {
-                Database::new(root, &base)?;
+                match tables {
+                    true => Database::tables(root, &base, 0)?,
+                    false => Database::new(root, &base)?,
+                };
             }
             for &flying in Flying::ALL {
                 for &removal in Removal::ALL {
@@ -90,6 +95,7 @@ impl Catalog {
         }
         Ok(Catalog {
             root: root.to_path_buf(),
+            tables,
             variants,
             sets,
             opened: Mutex::new(HashMap::new()),
@@ -131,7 +137,10 @@ impl Catalog {
         }
         let reachable = Reachable::new(&set.variant);
         let o = Arc::new(Opened {
-            db: Database::reader(&self.root, &set.variant, READER_CACHE_BYTES)?,
+            db: match self.tables {
+                true => Database::tables(&self.root, &set.variant, READER_CACHE_BYTES)?,
+                false => Database::reader(&self.root, &set.variant, READER_CACHE_BYTES)?,
+            },
             reachable,
         });
         opened.insert(folder, o.clone());

@@ -61,6 +61,8 @@ const MAX_BODY: usize = 4096;
 pub struct Config {
     /// The database folder (a subfolder per variant and rule set), opened read-only.
     pub db: PathBuf,
+    /// Whether `db` holds compact tables (built by `morris tables`) rather than sector files.
+    pub tables: bool,
     /// Where to listen.
     pub bind: SocketAddr,
     /// How long a request may take to arrive, and to be answered.
@@ -107,7 +109,7 @@ impl Error {
 /// A folder that holds sector files itself (a rule-set folder), an address that cannot be
 /// bound, or a runtime that cannot start.
 pub fn run(config: &Config, listening: impl FnOnce(SocketAddr)) -> Result<(), Error> {
-    let catalog = Catalog::new(&config.db)?;
+    let catalog = Catalog::new(&config.db, config.tables)?;
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)

@@ -1,4 +1,5 @@
-//! A database folder: one sector file per solved sector of one variant and rule set.
+//! A database folder: one sector file per solved sector of one variant and rule set, or the
+//! compact tables built from one (two table files per sector).
 
 use std::collections::HashMap;
 use std::fs;
@@ -24,8 +25,21 @@ pub struct Database {
     orbits: Arc<Orbits>,
     files: RwLock<HashMap<Sector, Arc<SectorFile>>>,
     /// Where reads go: `None` maps the files (the solver, the proof); a cache reads them
-    /// block by block ([`Database::reader`]).
+    /// block by block ([`Database::reader`], and tables).
     cache: Option<Arc<BlockCache>>,
+    /// What the folder holds.
+    holds: Holds,
+}
+
+/// What a database folder holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holds {
+    /// Sector files.
+    Sectors,
+    /// Compact tables, read position by position.
+    Tables,
+    /// Compact tables, each sector decoded into memory whole when first opened.
+    WholeTables,
 }
 
 /// The blocks a reader keeps by default: 64 MiB, 64 blocks of the format's size.
@@ -37,14 +51,50 @@ impl Database {
     /// # Errors
     /// `Error::BadFolder` when `root` is itself a rule-set folder (it holds sector files).
     pub fn new(root: &Path, variant: &Variant) -> Result<Database, Error> {
+        Database::holding(root, variant, Holds::Sectors)
+    }
+
+    /// The compact tables of `variant` under `root` (built by `morris tables`), read
+    /// position by position, their blocks kept in a cache of `cache_bytes`: they answer as
+    /// the database they were built from (every position's value and depth), but hold no
+    /// rows for the solver or the proof.
+    ///
+    /// # Errors
+    /// `Error::BadFolder` when `root` is itself a rule-set folder (it holds table files).
+    pub fn tables(root: &Path, variant: &Variant, cache_bytes: u64) -> Result<Database, Error> {
+        let mut db = Database::holding(root, variant, Holds::Tables)?;
+        db.cache = Some(Arc::new(BlockCache::new(cache_bytes)));
+        Ok(db)
+    }
+
+    /// The compact tables of `variant` under `root`, each sector decoded into memory whole
+    /// (every block checked) when first opened: for the proof, which reads rows of cells.
+    ///
+    /// # Errors
+    /// As [`Database::tables`].
+    pub fn whole_tables(root: &Path, variant: &Variant) -> Result<Database, Error> {
+        let mut db = Database::holding(root, variant, Holds::WholeTables)?;
+        // Whole sectors are decoded without the cache; it holds nothing.
+        db.cache = Some(Arc::new(BlockCache::new(0)));
+        Ok(db)
+    }
+
+    fn holding(root: &Path, variant: &Variant, holds: Holds) -> Result<Database, Error> {
+        let ext = if holds == Holds::Sectors { "sec" } else { "wdl" };
         if let Ok(entries) = fs::read_dir(root) {
-            let holds_sectors = entries
+            let holds_files = entries
                 .flatten()
-                .any(|e| e.path().extension().is_some_and(|x| x == "sec"));
-            if holds_sectors {
+                .any(|e| e.path().extension().is_some_and(|x| x == ext));
+            if holds_files {
+                let (what, option) = match holds {
+                    Holds::Sectors => ("sector files", "--db"),
+                    _ => ("table files", "--tables"),
+                };
                 return Err(Error::BadFolder {
                     path: root.to_path_buf(),
-                    why: "is a rule-set folder (it holds sector files); pass the folder above it to --db".into(),
+                    why: format!(
+                        "is a rule-set folder (it holds {what}); pass the folder above it to {option}"
+                    ),
                 });
             }
         }
@@ -55,7 +105,21 @@ impl Database {
             orbits: Arc::new(Orbits::new(variant)),
             files: RwLock::new(HashMap::new()),
             cache: None,
+            holds,
         })
+    }
+
+    /// Whether the folder holds compact tables rather than sector files.
+    pub fn is_tables(&self) -> bool {
+        self.holds != Holds::Sectors
+    }
+
+    /// The extension of the files that stand for a sector.
+    fn extension(&self) -> &'static str {
+        match self.holds {
+            Holds::Sectors => "sec",
+            Holds::Tables | Holds::WholeTables => "wdl",
+        }
     }
 
     /// The database of `variant` under `root` for a long-running reader (a server, a
@@ -96,9 +160,9 @@ impl Database {
         SectorIndex::new(self.orbits.clone(), sector)
     }
 
-    /// Where a sector's file lives.
+    /// Where a sector's file lives (for tables, its win/draw/loss table).
     pub fn path(&self, sector: Sector) -> PathBuf {
-        self.dir.join(format!("{sector}.sec"))
+        self.dir.join(format!("{sector}.{}", self.extension()))
     }
 
     /// The sectors whose files are present (not checked), in increasing order.
@@ -109,7 +173,10 @@ impl Database {
             .flatten()
             .filter_map(|e| {
                 let name = e.file_name().into_string().ok()?;
-                name.strip_suffix(".sec")?.parse().ok()
+                name.strip_suffix(self.extension())?
+                    .strip_suffix('.')?
+                    .parse()
+                    .ok()
             })
             .collect();
         out.sort();
@@ -190,10 +257,15 @@ impl Database {
             return Err(self.missing(sector));
         }
         let slots = self.index(sector).size();
-        let file = Arc::new(match &self.cache {
-            None => SectorFile::open(&path, &self.variant, sector, slots)?,
-            Some(cache) => {
-                SectorFile::open_read(&path, &self.variant, sector, slots, cache.clone())?
+        let (variant, index) = (&self.variant, self.index(sector));
+        let file = Arc::new(match (&self.cache, self.holds) {
+            (None, _) => SectorFile::open(&path, variant, sector, slots)?,
+            (Some(cache), Holds::Sectors) => {
+                SectorFile::open_read(&path, variant, sector, slots, cache.clone())?
+            }
+            (Some(cache), holds) => {
+                let whole = holds == Holds::WholeTables;
+                SectorFile::open_tables(&self.dir, variant, index, cache.clone(), whole)?
             }
         });
         self.files.write().unwrap().insert(sector, file.clone());
@@ -208,6 +280,7 @@ impl Database {
             dir: self.dir.clone(),
             variant: self.variant.name().to_string(),
             rules: self.variant.rules(),
+            tables: self.is_tables(),
         }))
     }
 
@@ -228,7 +301,7 @@ impl Database {
         let sector = Sector::of(pos);
         let file = self.sector(sector)?;
         let slot = self.index(sector).index(pos);
-        file.cell(slot)?
+        file.cell_of(slot, Some(pos))?
             .ok_or_else(|| Error::damaged(file.path(), Damage::UnusedSlot { slot }))
     }
 }

@@ -15,13 +15,14 @@ use std::sync::Arc;
 
 use super::cache::BlockCache;
 use super::codec::{decode_code, Cell};
+use super::sector_tables::SectorTables;
 use super::format::{
     check_header, decode_header, Header, FORMAT_VERSION, HEADER_CHECKSUM_AT, HEADER_SIZE, MAGIC,
 };
 use crate::error::{Damage, Error, Missing};
 use crate::kernel::prefetch;
-use crate::rules::Variant;
-use crate::space::Sector;
+use crate::rules::{Position, Variant};
+use crate::space::{Sector, SectorIndex};
 
 /// What kind of thing a path is, for messages about things that are not regular files.
 fn kind_of(meta: &fs::Metadata) -> &'static str {
@@ -81,6 +82,11 @@ enum Payload {
         /// The file's number in the cache.
         id: u64,
     },
+    /// Read from a sector's compact tables position by position (`--tables` for answers).
+    Tables(SectorTables),
+    /// Held in memory: a sector's compact tables decoded whole (`verify --tables`), or cells
+    /// handed over ([`SectorFile::in_memory`]).
+    Memory(Vec<u8>),
 }
 
 impl SectorFile {
@@ -141,13 +147,44 @@ impl SectorFile {
         Ok(SectorFile::new(path, header, file, source))
     }
 
+    /// Opens a sector's compact tables (`SECTOR.wdl` and `SECTOR.dtm` in the rule-set folder
+    /// `dir`), to be read position by position through `cache`; with `whole`, decodes them
+    /// into memory at once instead, every block checked, for the proof's rows.
+    ///
+    /// # Errors
+    /// As [`TableFile::open`](super::table::TableFile::open); with `whole`, the first damaged
+    /// block.
+    pub fn open_tables(
+        dir: &Path,
+        variant: &Variant,
+        index: SectorIndex,
+        cache: Arc<BlockCache>,
+        whole: bool,
+    ) -> Result<SectorFile, Error> {
+        let tables = SectorTables::open(dir, variant, index, cache)?;
+        let header = tables.header();
+        let path = tables.path().to_path_buf();
+        let file = open_regular(&path)?;
+        if !whole {
+            return Ok(SectorFile::new(&path, header, file, Payload::Tables(tables)));
+        }
+        let cells = tables.materialize()?;
+        Ok(SectorFile::new(&path, header, file, Payload::Memory(cells)))
+    }
+
     fn new(path: &Path, header: Header, file: File, source: Payload) -> SectorFile {
+        let in_memory = matches!(source, Payload::Memory(_));
+        let state = if in_memory { BLOCK_GOOD } else { BLOCK_UNCHECKED };
         SectorFile {
             path: path.to_path_buf(),
             block_shift: header.block_size.trailing_zeros(),
-            payload: header.payload_offset() as usize,
+            payload: if in_memory {
+                0
+            } else {
+                header.payload_offset() as usize
+            },
             blocks: (0..header.block_count())
-                .map(|_| AtomicU8::new(BLOCK_UNCHECKED))
+                .map(|_| AtomicU8::new(state))
                 .collect(),
             header,
             file,
@@ -155,16 +192,21 @@ impl SectorFile {
         }
     }
 
-    /// The map of a mapped file: the solver and the proof read rows of cells in place.
+    /// The bytes of a mapped file, or of cells in memory: the solver and the proof read rows
+    /// of cells in place.
     ///
     /// # Panics
-    /// When the file was opened to be read block by block ([`SectorFile::open_read`]): such
-    /// databases answer probes, never the solver's or the proof's rows.
+    /// When the file was opened to be read block by block ([`SectorFile::open_read`]) or from
+    /// tables position by position: such files answer probes, never the solver's or the
+    /// proof's rows.
     #[inline]
-    fn map(&self) -> &Mmap {
+    fn map(&self) -> &[u8] {
         match &self.source {
             Payload::Mapped(map) => map,
-            Payload::Read { .. } => panic!("rows of cells are read from mapped sector files only"),
+            Payload::Memory(cells) => cells,
+            Payload::Read { .. } | Payload::Tables(_) => {
+                panic!("rows of cells are read from mapped sector files only")
+            }
         }
     }
 
@@ -196,7 +238,7 @@ impl SectorFile {
     /// Block `b` of a file read block by block: from the cache, or read and checked.
     fn cached_block(&self, b: u64) -> Result<Arc<[u8]>, Error> {
         let Payload::Read { table, cache, id } = &self.source else {
-            unreachable!("mapped files read their blocks in place");
+            unreachable!("only files read block by block cache their blocks");
         };
         if let Some(block) = cache.get((*id, b)) {
             return Ok(block);
@@ -240,6 +282,8 @@ impl SectorFile {
             Payload::Read { table, .. } => self
                 .read_block(b)
                 .is_ok_and(|bytes| xxh3_64(&bytes) == table[b as usize]),
+            // Decoded whole, every table block checked; tables check their blocks as read.
+            Payload::Memory(_) | Payload::Tables(_) => true,
         }
     }
 
@@ -279,6 +323,26 @@ impl SectorFile {
             .collect()
     }
 
+    /// Every damaged block, as errors naming the file and the block (both files of tables).
+    pub fn faults(&self) -> Vec<Error> {
+        match &self.source {
+            Payload::Tables(t) => t.faults(),
+            _ => self
+                .check_all_blocks()
+                .into_iter()
+                .map(|b| self.block_error(b))
+                .collect(),
+        }
+    }
+
+    /// The blocks and the bytes of values on disk (both files of tables, compressed).
+    pub fn sizes(&self) -> (u64, u64) {
+        match &self.source {
+            Payload::Tables(t) => t.sizes(),
+            _ => (self.header.block_count(), self.header.payload_len()),
+        }
+    }
+
     /// The error of a damaged block, naming file, block and slots.
     pub fn block_error(&self, b: u64) -> Error {
         let per = self.header.block_size as u64 / self.header.cell_width as u64;
@@ -298,6 +362,19 @@ impl SectorFile {
     /// `Error::Corrupt` when the block holding it fails its checksum.
     #[inline]
     pub fn cell(&self, slot: u64) -> Result<Cell, Error> {
+        self.cell_of(slot, None)
+    }
+
+    /// The cell of `slot`, which holds `pos` when the caller knows it (tables read a
+    /// position's context from it instead of unranking the slot).
+    ///
+    /// # Errors
+    /// As [`SectorFile::cell`].
+    #[inline]
+    pub fn cell_of(&self, slot: u64, pos: Option<&Position>) -> Result<Cell, Error> {
+        if let Payload::Tables(t) = &self.source {
+            return t.cell(slot, pos);
+        }
         let b = self.block_of(slot);
         if let Payload::Read { cache, id, .. } = &self.source {
             let w = self.header.cell_width as usize;
@@ -397,18 +474,25 @@ fn open_checked(
 }
 
 /// Opens a regular file (refusing anything else before opening it: opening a FIFO would
-/// block) under a shared lock, and reads its length and its header region (less when shorter).
-fn read_head(path: &Path) -> Result<(File, u64, Vec<u8>), Error> {
+/// block) under a shared lock.
+pub(super) fn open_regular(path: &Path) -> Result<File, Error> {
     let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
     if !meta.is_file() {
         return Err(Error::io(
             path,
-            std::io::Error::other(format!("is {}, not a sector file", kind_of(&meta))),
+            std::io::Error::other(format!("is {}, not a regular file", kind_of(&meta))),
         ));
     }
-    let mut file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
     // Readers share; a process replacing a file in place would need it exclusively.
     let _ = file.try_lock_shared();
+    Ok(file)
+}
+
+/// Opens a regular file under a shared lock ([`open_regular`]), and reads its length and its
+/// header region (less when shorter).
+fn read_head(path: &Path) -> Result<(File, u64, Vec<u8>), Error> {
+    let mut file = open_regular(path)?;
     let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
     let mut head = vec![0u8; HEADER_SIZE.min(len) as usize];
     file.read_exact(&mut head).map_err(|e| Error::io(path, e))?;
@@ -440,6 +524,7 @@ fn check_head(
                 dir,
                 variant: variant.name().to_string(),
                 rules: variant.rules(),
+                tables: false,
             }),
         }
     };
@@ -477,6 +562,12 @@ impl Row<'_> {
         } else {
             1
         }
+    }
+
+    /// Cell `i`.
+    #[inline]
+    pub(crate) fn cell(&self, i: usize) -> Cell {
+        decode_code(self.code(i), self.width())
     }
 
     /// The stored code of cell `i` (see [`decode_code`]).

@@ -163,7 +163,8 @@ impl SectorStats {
         )
     }
 
-    fn to_array(self) -> [u64; 8] {
+    /// The eight counts in header order: positions, win, loss, draw, then the raw ones.
+    pub(crate) fn counts(self) -> [u64; 8] {
         [
             self.positions,
             self.win,
@@ -176,7 +177,8 @@ impl SectorStats {
         ]
     }
 
-    fn from_array(a: [u64; 8], max_depth: u32) -> SectorStats {
+    /// The statistics of the eight counts of [`SectorStats::counts`] and a maximum depth.
+    pub(crate) fn from_counts(a: [u64; 8], max_depth: u32) -> SectorStats {
         let [positions, win, loss, draw, raw_positions, raw_win, raw_loss, raw_draw] = a;
         SectorStats {
             positions,
@@ -324,7 +326,7 @@ impl Header {
             sector: [s.mover, s.opponent, s.mover_hand, s.opponent_hand],
             cell_width: self.cell_width as u32,
             slots: self.slots,
-            stats: self.stats.to_array(),
+            stats: self.stats.counts(),
             max_depth: self.stats.max_depth,
             reserved1: 0,
             block_count: self.block_count(),
@@ -426,7 +428,7 @@ pub(super) fn decode_header(head: &[u8], checksum: u64) -> Result<Header, String
         },
         cell_width: raw.cell_width as u8,
         slots: raw.slots,
-        stats: SectorStats::from_array(raw.stats, raw.max_depth),
+        stats: SectorStats::from_counts(raw.stats, raw.max_depth),
         block_size: raw.block_size,
         table_checksum: raw.table_checksum,
         checksum,

@@ -1,4 +1,5 @@
-//! Storage: sector files (format, the one value codec, reading, writing, locks) and database folders.
+//! Storage: sector files (format, the one value codec, reading, writing, locks), database
+//! folders, and compact tables (their format, context model and reading).
 
 mod cache;
 mod codec;
@@ -6,6 +7,9 @@ mod db;
 mod file;
 mod format;
 mod lock;
+mod model;
+mod table;
+mod sector_tables;
 mod write;
 
 pub use cache::BlockCache;
@@ -16,9 +20,14 @@ pub(crate) use db::scratch;
 pub use db::{rule_set_folder, Database, READER_CACHE_BYTES};
 pub(crate) use file::Row;
 pub use file::SectorFile;
+pub(crate) use model::{context, orders, rank_of, CONTEXTS};
+pub use table::{read_table_header, Model, TableFile, TableHeader, TableKind, TABLE_MAGIC, TABLE_VERSION};
+pub(crate) use table::{pack, HEAD as TABLE_HEAD};
+pub use sector_tables::table_path;
+pub(crate) use sector_tables::{depth_symbol, wdl_symbol};
 pub use format::{
     Header, SectorStats, BLOCK_SIZE, FORMAT_VERSION, HEADER_SIZE, INDEX_LAYOUT, MAGIC,
 };
 pub(crate) use lock::UnitLock;
 pub use write::remove_temporary_files;
-pub(crate) use write::write_sector;
+pub(crate) use write::{write_sector, write_whole};

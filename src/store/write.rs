@@ -1,4 +1,5 @@
-//! Writing sector files: a unique temporary name, synced and renamed, removed when interrupted.
+//! Writing sector files and table files: a unique temporary name, synced and renamed, removed
+//! when interrupted.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
@@ -72,6 +73,43 @@ pub(super) fn is_temporary_of(name: &str, sector_file: &str) -> bool {
         .is_some_and(|rest| rest.ends_with(".tmp"))
 }
 
+/// Writes a file whole from `parts`, in order: under a temporary name, synced, then renamed
+/// to `path`, so that it appears only once complete.
+///
+/// # Errors
+/// `Error::Io` naming the file when it cannot be written (the temporary file is removed).
+pub(crate) fn write_whole<'a>(
+    path: &Path,
+    parts: impl IntoIterator<Item = &'a [u8]>,
+) -> Result<(), Error> {
+    let (mut tmp, file) = Temporary::create(path)?;
+    let t = tmp.path.clone();
+    let io = |e| Error::io(&t, e);
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    for part in parts {
+        out.write_all(part).map_err(io)?;
+    }
+    let file = out.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)?;
+    drop(file);
+    tmp.rename_into_place(path)
+}
+
+impl Temporary {
+    /// Renames the finished file to `path` and makes the rename durable.
+    fn rename_into_place(&mut self, path: &Path) -> Result<(), Error> {
+        fs::rename(&self.path, path).map_err(|e| Error::io(path, e))?;
+        self.keep = true;
+        if let Some(dir) = path.parent() {
+            // Make the rename itself durable; not every platform can open a directory.
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Writes a sector file: the payload comes from `fill`, called with ranges of slots in order
 /// and a buffer of their exact size to fill; the file appears under its final name only once
 /// complete and synced. Fills in the header's checksums.
@@ -112,13 +150,5 @@ pub(crate) fn write_sector(
     let file = out.into_inner().map_err(|e| io(e.into_error()))?;
     file.sync_all().map_err(io)?;
     drop(file);
-    fs::rename(&tmp.path, path).map_err(|e| Error::io(path, e))?;
-    tmp.keep = true;
-    if let Some(dir) = path.parent() {
-        // Make the rename itself durable; not every platform can open a directory.
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
-        }
-    }
-    Ok(())
+    tmp.rename_into_place(path)
 }
