@@ -35,7 +35,7 @@ pub fn tables(variant: &Variant, args: &TablesArgs) -> Result<ExitCode, Failure>
         a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
     };
     if same(&args.db, &args.out) {
-        return Err(bad_input("--out must be another folder than --db"));
+        return Err(bad_input("--out must be another folder than --db".to_string()));
     }
     let options = Options {
         wdl_level: args.wdl_level,

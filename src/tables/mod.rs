@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-pub use sector::{build_sector, Options};
+pub use sector::{build_sector, ModelChoice, Options};
 
 use crate::error::Error;
 use crate::space::Sector;
