@@ -32,10 +32,14 @@ pub fn tables(variant: &Variant, args: &TablesArgs) -> Result<ExitCode, Failure>
         return Err(super::folder::nothing_solved(&db));
     }
     let same = |a: &std::path::Path, b: &std::path::Path| {
-        a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
+        a.canonicalize()
+            .ok()
+            .is_some_and(|a| b.canonicalize().ok() == Some(a))
     };
     if same(&args.db, &args.out) {
-        return Err(bad_input("--out must be another folder than --db".to_string()));
+        return Err(bad_input(
+            "--out must be another folder than --db".to_string(),
+        ));
     }
     let options = Options {
         wdl_level: args.wdl_level,

@@ -80,7 +80,11 @@ impl Database {
     }
 
     fn holding(root: &Path, variant: &Variant, holds: Holds) -> Result<Database, Error> {
-        let ext = if holds == Holds::Sectors { "sec" } else { "wdl" };
+        let ext = if holds == Holds::Sectors {
+            "sec"
+        } else {
+            "wdl"
+        };
         if let Ok(entries) = fs::read_dir(root) {
             let holds_files = entries
                 .flatten()

@@ -15,10 +15,10 @@ use std::sync::Arc;
 
 use super::cache::BlockCache;
 use super::codec::{decode_code, Cell};
-use super::sector_tables::SectorTables;
 use super::format::{
     check_header, decode_header, Header, FORMAT_VERSION, HEADER_CHECKSUM_AT, HEADER_SIZE, MAGIC,
 };
+use super::sector_tables::SectorTables;
 use crate::error::{Damage, Error, Missing};
 use crate::kernel::prefetch;
 use crate::rules::{Position, Variant};
@@ -83,7 +83,7 @@ enum Payload {
         id: u64,
     },
     /// Read from a sector's compact tables position by position (`--tables` for answers).
-    Tables(SectorTables),
+    Tables(Box<SectorTables>),
     /// Held in memory: a sector's compact tables decoded whole (`verify --tables`), or cells
     /// handed over ([`SectorFile::in_memory`]).
     Memory(Vec<u8>),
@@ -166,7 +166,12 @@ impl SectorFile {
         let path = tables.path().to_path_buf();
         let file = open_regular(&path)?;
         if !whole {
-            return Ok(SectorFile::new(&path, header, file, Payload::Tables(tables)));
+            return Ok(SectorFile::new(
+                &path,
+                header,
+                file,
+                Payload::Tables(Box::new(tables)),
+            ));
         }
         let cells = tables.materialize()?;
         Ok(SectorFile::new(&path, header, file, Payload::Memory(cells)))
@@ -174,7 +179,11 @@ impl SectorFile {
 
     fn new(path: &Path, header: Header, file: File, source: Payload) -> SectorFile {
         let in_memory = matches!(source, Payload::Memory(_));
-        let state = if in_memory { BLOCK_GOOD } else { BLOCK_UNCHECKED };
+        let state = if in_memory {
+            BLOCK_GOOD
+        } else {
+            BLOCK_UNCHECKED
+        };
         SectorFile {
             path: path.to_path_buf(),
             block_shift: header.block_size.trailing_zeros(),

@@ -8,8 +8,8 @@ mod file;
 mod format;
 mod lock;
 mod model;
-mod table;
 mod sector_tables;
+mod table;
 mod write;
 
 pub use cache::BlockCache;
@@ -20,14 +20,16 @@ pub(crate) use db::scratch;
 pub use db::{rule_set_folder, Database, READER_CACHE_BYTES};
 pub(crate) use file::Row;
 pub use file::SectorFile;
-pub(crate) use model::{context, orders, rank_of, CONTEXTS};
-pub use table::{read_table_header, Model, TableFile, TableHeader, TableKind, TABLE_MAGIC, TABLE_VERSION};
-pub(crate) use table::{pack, HEAD as TABLE_HEAD};
-pub use sector_tables::table_path;
-pub(crate) use sector_tables::{depth_symbol, wdl_symbol};
 pub use format::{
     Header, SectorStats, BLOCK_SIZE, FORMAT_VERSION, HEADER_SIZE, INDEX_LAYOUT, MAGIC,
 };
 pub(crate) use lock::UnitLock;
+pub(crate) use model::{context, orders, rank_of, CONTEXTS};
+pub use sector_tables::table_path;
+pub(crate) use sector_tables::{depth_symbol, wdl_symbol};
+pub(crate) use table::{pack, HEAD as TABLE_HEAD};
+pub use table::{
+    read_table_header, Model, TableFile, TableHeader, TableKind, TABLE_MAGIC, TABLE_VERSION,
+};
 pub use write::remove_temporary_files;
 pub(crate) use write::{write_sector, write_whole};

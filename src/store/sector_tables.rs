@@ -131,7 +131,11 @@ impl SectorTables {
         };
         let order = self.wdl.header().model.order(context(&self.variant, pos));
         let wdl = symbol_of(order, self.wdl.symbol(slot)? as u8);
-        let depth = if wdl == 0 { 0 } else { self.depth.symbol(slot)? };
+        let depth = if wdl == 0 {
+            0
+        } else {
+            self.depth.symbol(slot)?
+        };
         Ok(Some(value_of_symbols(wdl, depth)))
     }
 

@@ -299,7 +299,8 @@ impl TableHeader {
             TableKind::Wdl => bits == 2,
             TableKind::Depth => bits == 8 || bits == 16,
         };
-        if !bits_fit || !(4..=1 << 24).contains(&block_positions)
+        if !bits_fit
+            || !(4..=1 << 24).contains(&block_positions)
             || !block_positions.is_power_of_two()
             || u32_at(h, 28) != CODEC_ZSTD
         {
@@ -446,8 +447,8 @@ impl TableFile {
         cache: Arc<BlockCache>,
     ) -> Result<TableFile, Error> {
         let (file, head) = read_head(path)?;
-        let header = TableHeader::decode(&head)
-            .map_err(|why| Error::damaged(path, Damage::Header(why)))?;
+        let header =
+            TableHeader::decode(&head).map_err(|why| Error::damaged(path, Damage::Header(why)))?;
         check_holds(path, &header, variant, sector, kind, slots)?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
         if header.file_len != len {
@@ -508,10 +509,17 @@ impl TableFile {
             .get(b as usize + 1)
             .map_or(self.header.file_len - self.header.data_at, |e| e.0);
         let mut bytes = vec![0u8; (end - start) as usize];
-        match self.file.read_exact_at(&mut bytes, self.header.data_at + start) {
+        match self
+            .file
+            .read_exact_at(&mut bytes, self.header.data_at + start)
+        {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                let len = self.file.metadata().map_err(|e| Error::io(&self.path, e))?.len();
+                let len = self
+                    .file
+                    .metadata()
+                    .map_err(|e| Error::io(&self.path, e))?
+                    .len();
                 let expected = self.header.file_len;
                 return Err(Error::damaged(&self.path, Damage::Length { len, expected }));
             }
@@ -558,7 +566,9 @@ impl TableFile {
     pub(crate) fn decode_block(&self, b: u64) -> Result<Vec<u8>, Error> {
         let bytes = self.compressed(b)?;
         let per = self.header.block_positions as u64;
-        let expected = self.header.packed_len((self.header.slots - b * per).min(per));
+        let expected = self
+            .header
+            .packed_len((self.header.slots - b * per).min(per));
         let mut raw = Vec::with_capacity(expected);
         let done = DCTX.with(|d| {
             let mut d = d.borrow_mut();
@@ -692,7 +702,11 @@ fn check_holds(
             expected: sector,
         }
     } else if h.kind != kind {
-        let why = format!("a {} table where a {} table belongs", h.kind.extension(), kind.extension());
+        let why = format!(
+            "a {} table where a {} table belongs",
+            h.kind.extension(),
+            kind.extension()
+        );
         return Err(Error::damaged(path, Damage::Header(why)));
     } else if h.slots != slots {
         return Err(Error::damaged(

@@ -66,6 +66,9 @@ pub(super) fn model_name(model: &Model) -> &'static str {
     }
 }
 
+/// A chunk compressed: its win/draw/loss block and its depth blocks.
+type Compressed = (Vec<u8>, Vec<Vec<u8>>);
+
 /// A don't-care slot's win/draw/loss symbol before modelling: no answer reads it.
 const DONT_CARE: u8 = 255;
 /// Blocks sampled at most to choose the model and train the dictionaries.
@@ -122,7 +125,9 @@ pub fn build_sector(
         depth_bits: if max_depth >> 1 > 255 { 16 } else { 8 },
     };
     let chunks = b.slots.div_ceil(b.per_chunk);
-    let sample: Vec<u64> = (0..chunks).step_by(chunks.div_ceil(SAMPLES).max(1) as usize).collect();
+    let sample: Vec<u64> = (0..chunks)
+        .step_by(chunks.div_ceil(SAMPLES).max(1) as usize)
+        .collect();
     let want_contexts = options.model != ModelChoice::None;
     let sampled = sample
         .par_iter()
@@ -132,10 +137,22 @@ pub fn build_sector(
     let wdl_samples: Vec<Vec<u8>> = sampled.iter().map(|c| b.wdl_packed(c, &model)).collect();
     let depth_samples: Vec<Vec<u8>> = sampled.iter().flat_map(|c| b.depth_packed(c)).collect();
     let wdl_dict = dictionary(&wdl_samples, options.wdl_level, chunks);
-    let depth_dict = dictionary(&depth_samples, options.depth_level, b.slots.div_ceil(b.per_depth));
+    let depth_dict = dictionary(
+        &depth_samples,
+        options.depth_level,
+        b.slots.div_ceil(b.per_depth),
+    );
     let needs_contexts = matches!(model, Model::Contexts(_));
-    let compressed = b.compress_all(chunks, needs_contexts, &model, &wdl_dict, &depth_dict, progress)?;
-    let (wdl_blocks, depth_blocks): (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) = compressed.into_iter().unzip();
+    let compressed = b.compress_all(
+        chunks,
+        needs_contexts,
+        &model,
+        &wdl_dict,
+        &depth_dict,
+        progress,
+    )?;
+    let (wdl_blocks, depth_blocks): (Vec<Vec<u8>>, Vec<Vec<Vec<u8>>>) =
+        compressed.into_iter().unzip();
     let depth_blocks: Vec<Vec<u8>> = depth_blocks.into_iter().flatten().collect();
     let source = file.header();
     let mut depth_header = TableHeader::new(b.variant, sector, TableKind::Depth, b.slots);
@@ -198,7 +215,10 @@ impl Builder<'_> {
             let cell = row.cell((slot - start) as usize);
             match (&pos, cell) {
                 (Some(_), None) => {
-                    fault.get_or_insert(Error::damaged(self.file.path(), Damage::UnusedSlot { slot }));
+                    fault.get_or_insert(Error::damaged(
+                        self.file.path(),
+                        Damage::UnusedSlot { slot },
+                    ));
                 }
                 (None, _) => push(None),
                 (Some(_), cell) => push(cell),
@@ -231,7 +251,10 @@ impl Builder<'_> {
             let mut z = compressor(self.options.wdl_level, None);
             sample
                 .iter()
-                .map(|c| z.compress(&self.wdl_packed(c, model)).map_or(usize::MAX, |b| b.len()))
+                .map(|c| {
+                    z.compress(&self.wdl_packed(c, model))
+                        .map_or(usize::MAX, |b| b.len())
+                })
                 .sum()
         };
         if size(&contexts) < size(&Model::None) {
@@ -286,7 +309,7 @@ impl Builder<'_> {
         wdl_dict: &[u8],
         depth_dict: &[u8],
         progress: &dyn TablesProgress,
-    ) -> Result<Vec<(Vec<u8>, Vec<Vec<u8>>)>, Error> {
+    ) -> Result<Vec<Compressed>, Error> {
         let o = self.options;
         let wdl_prepared = prepare(wdl_dict, o.wdl_level);
         let depth_prepared = prepare(depth_dict, o.depth_level);
@@ -368,7 +391,12 @@ fn dictionary(samples: &[Vec<u8>], level: i32, blocks: u64) -> Vec<u8> {
 
 /// Writes a table file: the header (sizes and checksums filled in), the dictionary, the
 /// block index and the blocks.
-fn write_table(path: &Path, h: &mut TableHeader, dict: &[u8], blocks: &[Vec<u8>]) -> Result<(), Error> {
+fn write_table(
+    path: &Path,
+    h: &mut TableHeader,
+    dict: &[u8],
+    blocks: &[Vec<u8>],
+) -> Result<(), Error> {
     h.blocks = blocks.len() as u64;
     h.dict_len = dict.len() as u64;
     h.index_at = (TABLE_HEAD + dict.len()) as u64;
@@ -384,5 +412,8 @@ fn write_table(path: &Path, h: &mut TableHeader, dict: &[u8], blocks: &[Vec<u8>]
     h.index_checksum = xxh3_64(&region);
     let head = h.encode();
     let parts = [head.as_slice(), region.as_slice()];
-    write_whole(path, parts.into_iter().chain(blocks.iter().map(Vec::as_slice)))
+    write_whole(
+        path,
+        parts.into_iter().chain(blocks.iter().map(Vec::as_slice)),
+    )
 }
