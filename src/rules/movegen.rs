@@ -69,12 +69,7 @@ pub fn for_each_move(variant: &Variant, pos: &Position, mut f: impl FnMut(Move))
     let board = variant.board();
     let rules = variant.rules();
     let empty = pos.empty(variant);
-    let mut emit = Emitter {
-        board,
-        removal: rules.removal,
-        opponent: pos.opponent,
-        removals: None,
-    };
+    let mut emit = Emitter::new(variant, pos);
     if rules.may_place(pos.mover_hand) {
         for to in empty {
             emit.emit(Move::place(to), pos.mover.with(to), &mut f);
@@ -107,7 +102,18 @@ struct Emitter<'a> {
     removals: Option<PointSet>,
 }
 
-impl Emitter<'_> {
+impl<'a> Emitter<'a> {
+    /// The emitter of `pos`'s moves.
+    #[inline]
+    fn new(variant: &'a Variant, pos: &Position) -> Emitter<'a> {
+        Emitter {
+            board: variant.board(),
+            removal: variant.rules().removal,
+            opponent: pos.opponent,
+            removals: None,
+        }
+    }
+
     /// Hands `mv` (after which the mover holds `mover_after`) to `f`, once per removal when it
     /// closes a mill (once without, when nothing may be taken).
     #[inline]
@@ -142,12 +148,7 @@ pub(crate) fn split_moves(variant: &Variant, pos: &Position, closing: impl FnMut
     let board = variant.board();
     let rules = variant.rules();
     let empty = pos.empty(variant);
-    let mut emit = Emitter {
-        board,
-        removal: rules.removal,
-        opponent: pos.opponent,
-        removals: None,
-    };
+    let mut emit = Emitter::new(variant, pos);
     let mut closing = closing;
     // The points where one more piece of the mover closes a mill; a move there closes one
     // unless the piece that moves was one of that mill's.

@@ -150,22 +150,33 @@ impl WorkingUnit<'_> {
             for_each_move(self.db.variant(), &pos, &mut child_of);
         }
         entries.extend(child_positions.iter().map(|c| orbits.entry(c.mover)));
-        // In-unit children as (part << 56 | slot); outside ones as (child sector, slot).
-        for (child, &e) in child_positions.iter().zip(entries.iter()) {
+        self.locate(child_positions, entries, inside, &mut st.outside);
+        st.in_unit = plain + inside.len();
+    }
+
+    /// Sorts the children into those in the unit, as distinct (part << 56 | slot), and those
+    /// outside, as (child sector, slot) with their cells asked for.
+    fn locate(
+        &self,
+        children: &[Position],
+        entries: &[Entry],
+        inside: &mut Vec<u64>,
+        outside: &mut Vec<(u8, u64)>,
+    ) {
+        for (child, &e) in children.iter().zip(entries.iter()) {
             let sector = Sector::of(child);
             if let Some(k) = self.part_of(sector) {
                 inside.push((k as u64) << 56 | self.parts[k].slot_with(child, e));
             } else if let Some(j) = self.children.iter().position(|c| c.sector == sector) {
                 let slot = self.children[j].index.index_with(child, e);
                 self.children[j].file.prefetch(slot);
-                st.outside.push((j as u8, slot));
+                outside.push((j as u8, slot));
             } else {
                 self.fail(not_a_dependency(sector));
             }
         }
         inside.sort_unstable();
         inside.dedup();
-        st.in_unit = plain + inside.len();
     }
 
     /// The second half of [`WorkingUnit::init`]: the cells outside read, the position's state and
