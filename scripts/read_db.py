@@ -231,22 +231,25 @@ def squeezed_rank(x, free):
     return rank
 
 
-SECTOR_FILE = re.compile(r"\d+-\d+-\d+-\d+\.sec")
-
-
 def sector_name(s):
     return "-".join(map(str, s))
 
 
 class Reader:
+    # The sector files' extension and the option naming the folder above the rule-set folders.
+    # scripts/read_tables.py subclasses this reader, overriding these, read_header, header and
+    # read_value to read compact tables instead of sector files.
+    EXT, OPTION = ".sec", "--db"
+
     def __init__(self, args):
         self.variant = args.variant
+        root = getattr(args, self.OPTION[2:].replace("-", "_"))
         chosen = {"flying": args.flying, "removal": args.removal, "phases": args.phases,
                   "full-board": args.full_board}
         chosen = {k: v for k, v in chosen.items() if v is not None}
-        if os.path.isdir(args.db) and any(f.endswith(".sec") for f in os.listdir(args.db)):
-            raise ValueError(f"{args.db} is a rule-set folder (it holds sector files); pass the "
-                             "folder above it to --db")
+        if os.path.isdir(root) and any(f.endswith(self.EXT) for f in os.listdir(root)):
+            raise ValueError(f"{root} is a rule-set folder (it holds sector files); pass the "
+                             f"folder above it to {self.OPTION}")
         builtin = DEFAULTS.get(self.variant)
         if builtin:
             pieces, flying, phases, full_board, lines = builtin
@@ -254,18 +257,19 @@ class Reader:
                      "full-board": full_board, "no-move": "loss"}
             rules.update(chosen)
         else:
-            rules, lines = self.find_rules(args.db, chosen), None
+            rules, lines = self.find_rules(root, chosen), None
         self.rule_id = rule_set_id(rules)
-        self.dir = os.path.join(args.db, f"{self.variant}.{self.rule_id}")
+        self.dir = os.path.join(root, f"{self.variant}.{self.rule_id}")
         # The rules and the board from the first sector file whose header reads and holds this
         # variant and rule set (and a built-in variant's board: query refuses another).
         names = sorted(os.listdir(self.dir)) if os.path.isdir(self.dir) else []
         first, why = None, (f"{self.dir} holds no sector files" if os.path.isdir(self.dir) else
                             f"nothing of {self.variant} with these rules is solved: no {self.dir}")
-        for name in filter(SECTOR_FILE.fullmatch, names):
+        sector_file = re.compile(r"\d+-\d+-\d+-\d+" + re.escape(self.EXT))
+        for name in filter(sector_file.fullmatch, names):
             path = os.path.join(self.dir, name)
             try:
-                h = read_header(path)
+                h = self.read_header(path)
                 if (h["variant"], header_rules(h, path)) != (self.variant, rules) or \
                         lines not in (None, h["lines"]):
                     raise ValueError(f"{path}: holds {h['variant']}.{h['rules']} on the board "
@@ -409,7 +413,11 @@ class Reader:
         me, you = ("W", "B") if fields[1] == "w" else ("B", "W")
         return sides[me], sides[you], hands[me], hands[you]
 
+    def read_header(self, path):
+        return read_header(path)
+
     def header(self, sector):
+        """The checked header of a sector's file (opened), or an error if it is not solved."""
         if sector not in self.headers:
             path = os.path.join(self.dir, sector_name(sector) + ".sec")
             if not os.path.lexists(path):
@@ -448,13 +456,7 @@ class Reader:
                              f"{sector_name(sector)}")
         if sector[0] + mh < 3:
             return "loss 0"  # finished: no file holds it
-        h = self.header(sector)
-        w = h["width"]
-        h["file"].seek(h["payload"] + w * self.board.slot(mover, opponent, sector[1]))
-        cell = int.from_bytes(h["file"].read(w), "little")
-        top = 255 if w == 1 else 65535
-        if cell == top - 1:
-            raise ValueError("the position's slot is marked unused")
+        answer = self.read_value(sector, mover, opponent)
         # `morris query` values every move too: a move into a sector that is not solved (or
         # whose file is refused) makes the question unanswerable. Only when some successor
         # sector is missing are the moves generated, to see whether one leads there.
@@ -469,6 +471,17 @@ class Reader:
             for s in self.child_sectors(mover, opponent, mh, oh):
                 if s in missing:
                     raise ValueError(f"a move leads to sector {sector_name(s)}: {missing[s]}")
+        return answer
+
+    def read_value(self, sector, mover, opponent):
+        """The answer (`win 13`, `loss 0`, `draw -`) the cell of the position's slot holds."""
+        h = self.header(sector)
+        w = h["width"]
+        h["file"].seek(h["payload"] + w * self.board.slot(mover, opponent, sector[1]))
+        cell = int.from_bytes(h["file"].read(w), "little")
+        top = 255 if w == 1 else 65535
+        if cell == top - 1:
+            raise ValueError("the position's slot is marked unused")
         return "draw -" if cell == top else f"{'win' if cell % 2 else 'loss'} {cell}"
 
 

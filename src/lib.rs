@@ -44,8 +44,8 @@ pub use invalid::InvalidInput;
 pub use progress::{Progress, Silent, UnitTimes};
 pub use query::{Analysis, MoveValue};
 pub use rules::{
-    Board, Color, Flying, FullBoard, Move, Phases, Point, PointSet, Position, Removal, Rules,
-    Value, Variant,
+    Board, Color, Flying, FullBoard, Move, Outcome, Phases, Point, PointSet, Position, Removal,
+    Rules, Value, Variant,
 };
 pub use solve::solve;
 pub use space::{Sector, WorkUnit};

@@ -10,33 +10,11 @@ use std::time::Instant;
 
 mod common;
 
-use common::Rng;
+use common::{boards, played, reader_agrees, Rng};
 use morris::rules::{generate, play};
 use morris::space::Sector;
 use morris::space::{Orbits, SectorIndex};
 use morris::{Color, Position, Variant};
-
-/// Runs `program args`, feeding `input` from a thread (the answers stream out while the
-/// questions stream in, so neither pipe may fill up), and returns standard output.
-fn pipe(program: &str, args: &[&str], input: String) -> String {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap().unwrap();
-    assert!(
-        out.status.code().is_some_and(|c| c <= 2),
-        "{program} {args:?} crashed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn solve(name: &str, variant: &str, extra: &[&str]) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -56,84 +34,13 @@ fn solve(name: &str, variant: &str, extra: &[&str]) -> PathBuf {
     dir
 }
 
-/// Positions from random play from the start, of lengths 0 to `max_plies`.
-fn played(v: &Variant, rng: &mut Rng, count: usize, max_plies: u64) -> Vec<String> {
-    (0..count)
-        .map(|_| {
-            let mut pos = Position::start(v);
-            let mut turn = Color::White;
-            for _ in 0..rng.below(max_plies + 1) {
-                let moves = generate(v, &pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos = play(&pos, moves[rng.below(moves.len() as u64) as usize]);
-                turn = turn.other();
-            }
-            pos.to_notation(v, turn)
-        })
-        .collect()
-}
-
-/// Random moving-phase boards with `low..=high` pieces a side and either side to move.
-fn boards(v: &Variant, rng: &mut Rng, count: usize, low: u64, high: u64) -> Vec<String> {
-    let all = v.board().all();
-    (0..count)
-        .map(|_| {
-            let w = low + rng.below(high - low + 1);
-            let b = low + rng.below(high - low + 1);
-            let mover = rng.subset(all, w as u32);
-            let opponent = rng.subset(all - mover, b as u32);
-            let pos = Position {
-                mover,
-                opponent,
-                mover_hand: 0,
-                opponent_hand: 0,
-            };
-            let turn = [Color::White, Color::Black][rng.below(2) as usize];
-            pos.to_notation(v, turn)
-        })
-        .collect()
-}
-
 /// Asks `morris query` and the Python reader about every position; returns how many query
 /// answered (every one of them the reader must answer alike).
 fn compare(db: &Path, variant: &str, positions: &[String]) -> usize {
-    let input: String = positions.iter().map(|p| format!("{p}\n")).collect();
     let db = db.to_str().unwrap();
-    let query = pipe(
-        env!("CARGO_BIN_EXE_morris"),
-        &["--variant", variant, "query", "--db", db, "-"],
-        input.clone(),
-    );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/read_db.py");
-    let reader = pipe(
-        "python3",
-        &[script.to_str().unwrap(), "--db", db, "--variant", variant],
-        input,
-    );
-    let query: Vec<&str> = query.lines().collect();
-    let reader: Vec<&str> = reader.lines().collect();
-    assert_eq!(query.len(), positions.len(), "query answers one line each");
-    assert_eq!(
-        reader.len(),
-        positions.len(),
-        "the reader answers one line each"
-    );
-    let mut answered = 0;
-    for ((position, q), r) in positions.iter().zip(query).zip(reader) {
-        let json: serde_json::Value = serde_json::from_str(q).unwrap();
-        if json.get("error").is_some() {
-            continue;
-        }
-        answered += 1;
-        let depth = json["depth"]
-            .as_u64()
-            .map_or("-".to_string(), |d| d.to_string());
-        let expected = format!("{} {depth}", json["value"].as_str().unwrap());
-        assert_eq!(r, expected, "{variant} {position}: reader vs query");
-    }
-    answered
+    let reader = ["python3", script.to_str().unwrap(), "--db", db, "--variant", variant];
+    reader_agrees(&["--variant", variant, "query", "--db", db], &reader, positions)
 }
 
 #[test]

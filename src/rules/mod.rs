@@ -22,7 +22,7 @@ pub use perft::{perft, perft_estimate};
 pub use point::{Point, PointIter, PointSet, MAX_POINTS};
 pub use position::{Color, Position};
 pub use symmetry::Symmetry;
-pub use value::Value;
+pub use value::{Outcome, Value};
 pub use variant::{
     Flying, FullBoard, NoMove, Phases, Removal, RuleOverrides, RuleSwitch, Rules, Switch, Variant,
     SWITCHES,

@@ -14,7 +14,27 @@ pub enum Value {
     Draw,
 }
 
+/// A value without its depth: what a win/draw/loss table answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The mover wins.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The mover loses.
+    Loss,
+}
+
 impl Value {
+    /// Win, draw or loss, without the depth.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            Value::Win(_) => Outcome::Win,
+            Value::Loss(_) => Outcome::Loss,
+            Value::Draw => Outcome::Draw,
+        }
+    }
+
     /// The value of a resolved depth: odd depths are wins, even ones losses (the side that
     /// makes the last move wins).
     #[inline]

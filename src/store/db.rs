@@ -11,7 +11,7 @@ use super::file::SectorFile;
 use crate::error::{Damage, Error, Missing};
 use crate::rules::too_few_pieces;
 use crate::rules::Position;
-use crate::rules::Value;
+use crate::rules::{Outcome, Value};
 use crate::rules::Variant;
 use crate::space::Sector;
 use crate::space::{plan, Orbits, SectorIndex};
@@ -307,6 +307,20 @@ impl Database {
         let slot = self.index(sector).index(pos);
         file.cell_of(slot, Some(pos))?
             .ok_or_else(|| Error::damaged(file.path(), Damage::UnusedSlot { slot }))
+    }
+
+    /// Win, draw or loss of a position, without its depth: from tables, only the
+    /// win/draw/loss file is read.
+    ///
+    /// # Errors
+    /// As [`Database::probe`].
+    pub fn probe_outcome(&self, pos: &Position) -> Result<Outcome, Error> {
+        if too_few_pieces(pos) {
+            return Ok(Outcome::Loss);
+        }
+        let sector = Sector::of(pos);
+        let file = self.sector(sector)?;
+        file.outcome_of(self.index(sector).index(pos), pos)
     }
 }
 

@@ -21,7 +21,7 @@ use super::format::{
 use super::sector_tables::SectorTables;
 use crate::error::{Damage, Error, Missing};
 use crate::kernel::prefetch;
-use crate::rules::{Position, Variant};
+use crate::rules::{Outcome, Position, Value, Variant};
 use crate::space::{Sector, SectorIndex};
 
 /// What kind of thing a path is, for messages about things that are not regular files.
@@ -403,6 +403,25 @@ impl SectorFile {
         }
         self.check_block(b)?;
         Ok(self.cell_unchecked(slot))
+    }
+
+    /// Win, draw or loss of `slot`, which holds `pos`: from tables, only the win/draw/loss
+    /// file is read.
+    ///
+    /// # Errors
+    /// As [`SectorFile::cell`]; `Error::Damaged` when the slot is marked unused.
+    #[inline]
+    pub fn outcome_of(&self, slot: u64, pos: &Position) -> Result<Outcome, Error> {
+        if let Payload::Tables(t) = &self.source {
+            return Ok(match t.wdl_of(slot, pos)? {
+                0 => Outcome::Draw,
+                1 => Outcome::Win,
+                _ => Outcome::Loss,
+            });
+        }
+        self.cell_of(slot, Some(pos))?
+            .map(Value::outcome)
+            .ok_or_else(|| Error::damaged(&self.path, Damage::UnusedSlot { slot }))
     }
 
     /// The cells of `start..start + len` without checking their blocks: for `verify`, which

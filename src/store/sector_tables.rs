@@ -129,14 +129,24 @@ impl SectorTables {
                 None => return Ok(None),
             },
         };
-        let order = self.wdl.header().model.order(context(&self.variant, pos));
-        let wdl = symbol_of(order, self.wdl.symbol(slot)? as u8);
+        let wdl = self.wdl_of(slot, pos)?;
         let depth = if wdl == 0 {
             0
         } else {
             self.depth.symbol(slot)?
         };
         Ok(Some(value_of_symbols(wdl, depth)))
+    }
+
+    /// The win/draw/loss symbol (0 draw, 1 win, 2 loss) of `slot`, which holds `pos`: the
+    /// depth file is not read.
+    ///
+    /// # Errors
+    /// As [`SectorTables::cell`].
+    #[inline]
+    pub(crate) fn wdl_of(&self, slot: u64, pos: &Position) -> Result<u8, Error> {
+        let order = self.wdl.header().model.order(context(&self.variant, pos));
+        Ok(symbol_of(order, self.wdl.symbol(slot)? as u8))
     }
 
     /// Every block of both files that fails its checksum, as errors naming file and block.

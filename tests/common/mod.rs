@@ -305,3 +305,96 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Runs `program args`, feeding `input` from a thread (the answers stream out while the
+/// questions stream in, so neither pipe may fill up), and returns standard output.
+pub fn pipe(program: &str, args: &[&str], input: String) -> String {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap().unwrap();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 2),
+        "{program} {args:?} crashed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Positions from random play from the start, of lengths 0 to `max_plies`.
+pub fn played(v: &Variant, rng: &mut Rng, count: usize, max_plies: u64) -> Vec<String> {
+    (0..count)
+        .map(|_| {
+            let mut pos = Position::start(v);
+            let mut turn = Color::White;
+            for _ in 0..rng.below(max_plies + 1) {
+                let moves = generate(v, &pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = play(&pos, moves[rng.below(moves.len() as u64) as usize]);
+                turn = turn.other();
+            }
+            pos.to_notation(v, turn)
+        })
+        .collect()
+}
+
+/// Random moving-phase boards with `low..=high` pieces a side and either side to move.
+pub fn boards(v: &Variant, rng: &mut Rng, count: usize, low: u64, high: u64) -> Vec<String> {
+    let all = v.board().all();
+    (0..count)
+        .map(|_| {
+            let w = low + rng.below(high - low + 1);
+            let b = low + rng.below(high - low + 1);
+            let mover = rng.subset(all, w as u32);
+            let opponent = rng.subset(all - mover, b as u32);
+            let pos = Position {
+                mover,
+                opponent,
+                mover_hand: 0,
+                opponent_hand: 0,
+            };
+            let turn = [Color::White, Color::Black][rng.below(2) as usize];
+            pos.to_notation(v, turn)
+        })
+        .collect()
+}
+
+/// Asks `morris QUERY_ARGS -` (a `query` without `--json`'s position) and the reader command
+/// `reader` (a program and its arguments, one answer line per position: `VALUE DEPTH|-`) about
+/// every position; asserts that they agree wherever query answered, and returns how many it
+/// answered.
+pub fn reader_agrees(query_args: &[&str], reader: &[&str], positions: &[String]) -> usize {
+    let input: String = positions.iter().map(|p| format!("{p}\n")).collect();
+    let mut args = query_args.to_vec();
+    args.push("-");
+    let query = pipe(env!("CARGO_BIN_EXE_morris"), &args, input.clone());
+    let answers = pipe(reader[0], &reader[1..], input);
+    let query: Vec<&str> = query.lines().collect();
+    let answers: Vec<&str> = answers.lines().collect();
+    assert_eq!(query.len(), positions.len(), "query answers one line each");
+    assert_eq!(answers.len(), positions.len(), "the reader answers one line each");
+    let mut answered = 0;
+    for ((position, q), r) in positions.iter().zip(query).zip(answers) {
+        let json: serde_json::Value = serde_json::from_str(q).unwrap();
+        if json.get("error").is_some() {
+            assert!(r.starts_with("error"), "{position}: query refused, the reader answered {r}");
+            continue;
+        }
+        answered += 1;
+        let depth = json["depth"]
+            .as_u64()
+            .map_or("-".to_string(), |d| d.to_string());
+        let expected = format!("{} {depth}", json["value"].as_str().unwrap());
+        assert_eq!(r, expected, "{position}: reader vs query");
+    }
+    answered
+}

@@ -45,3 +45,29 @@ pub fn present(test: &str, needs: &[Needed]) -> bool {
     eprintln!("\n*** {message} ***\n");
     false
 }
+
+/// The Python interpreter that has every module of `modules` (`$MORRIS_PYTHON`, else
+/// `python3`), or `None` after saying why `test` is not run (under `CI=true` it panics).
+pub fn python_with(test: &str, modules: &[&str]) -> Option<String> {
+    let python = std::env::var("MORRIS_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let import = format!("import {}", modules.join(", "));
+    let has = std::process::Command::new(&python)
+        .args(["-c", &import])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has {
+        return Some(python);
+    }
+    let message = format!(
+        "{test}: NOT RUN: {python} lacks the Python modules {}; install with \
+         `python3 -m venv target/py && target/py/bin/pip install {}` and run with \
+         MORRIS_PYTHON=target/py/bin/python (.ci/run does)",
+        modules.join(", "),
+        modules.join(" ")
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{message} (CI=true: a test that cannot run fails)");
+    }
+    eprintln!("\n*** {message} ***\n");
+    None
+}

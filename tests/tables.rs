@@ -1,0 +1,247 @@
+//! Compact tables (`morris tables`, docs/tables.md) answer exactly what the database answers:
+//! every position of six and seven, a random 1% of nine `--max-pieces 6`; `stats` alike; a
+//! flipped byte anywhere in a table file is reported by `check`, `query` and `verify`, never
+//! answered.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+mod common;
+
+use common::{output_text, run_morris, scratch, Rng};
+use morris::store::{Database, READER_CACHE_BYTES};
+use morris::{Color, Sector, Variant};
+
+/// Solves `variant` (with `extra` arguments) into `DIR/db` and builds its tables into
+/// `DIR/tables`; returns the two folders.
+fn solve_and_build(name: &str, variant: &str, extra: &[&str]) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let (db, tables) = (dir.join("db"), dir.join("tables"));
+    let db_arg = db.to_str().unwrap();
+    let mut args = vec!["--variant", variant, "solve", "--quiet", "--db", db_arg];
+    args.extend(extra);
+    let out = run_morris(&args, "");
+    assert!(out.status.success(), "solve: {}", output_text(&out));
+    let out = run_morris(
+        &[
+            "--variant",
+            variant,
+            "tables",
+            "--db",
+            db_arg,
+            "--out",
+            tables.to_str().unwrap(),
+            "--quiet",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "tables: {}", output_text(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (wdl, depth, database) = (
+        json["wdl_bytes"].as_u64().unwrap(),
+        json["depth_bytes"].as_u64().unwrap(),
+        json["database_bytes"].as_u64().unwrap(),
+    );
+    assert!(
+        wdl + depth < database,
+        "{variant}: tables of {wdl} + {depth} bytes, database {database}"
+    );
+    (db, tables)
+}
+
+/// Opens the database and the tables of `variant` (default rules) side by side.
+fn open_both(db: &Path, tables: &Path, variant: &Variant) -> (Database, Database) {
+    let d = Database::reader(db, variant, READER_CACHE_BYTES).unwrap();
+    let t = Database::tables(tables, variant, READER_CACHE_BYTES).unwrap();
+    assert!(t.is_tables() && !d.is_tables());
+    (d, t)
+}
+
+/// Compares the cells of the slots `keep` selects in every sector; returns how many slots
+/// and how many positions (used slots) were compared.
+fn compare(db: &Database, tables: &Database, mut keep: impl FnMut() -> bool) -> (u64, u64) {
+    let sectors = db.present();
+    assert_eq!(tables.present(), sectors, "the same sectors");
+    let (mut slots, mut positions) = (0, 0);
+    for s in sectors {
+        let (d, t) = (db.sector(s).unwrap(), tables.sector(s).unwrap());
+        assert_eq!(t.header().stats, d.header().stats, "{s}: statistics");
+        assert_eq!(t.header().checksum, d.header().checksum, "{s}: source checksum");
+        let index = db.index(s);
+        index.for_each_slot(0, index.size(), |slot, pos| {
+            if !keep() {
+                return;
+            }
+            slots += 1;
+            positions += pos.is_some() as u64;
+            let expected = d.cell(slot).unwrap();
+            assert_eq!(expected.is_some(), pos.is_some(), "{s} slot {slot}: used");
+            // Both ways a reader asks: knowing the position, and by the slot alone.
+            assert_eq!(t.cell_of(slot, pos.as_ref()).unwrap(), expected, "{s} slot {slot}");
+            if slot % 7 == 0 {
+                assert_eq!(t.cell(slot).unwrap(), expected, "{s} slot {slot} unranked");
+            }
+        });
+    }
+    (slots, positions)
+}
+
+/// `stats --json` answers alike from the database and from the tables.
+fn stats_alike(variant: &str, db: &Path, tables: &Path) {
+    let stats = |flag: &str, dir: &Path| {
+        let out = run_morris(
+            &["--variant", variant, "stats", flag, dir.to_str().unwrap(), "--json"],
+            "",
+        );
+        assert!(out.status.success(), "stats {flag}: {}", output_text(&out));
+        out.stdout
+    };
+    assert_eq!(
+        String::from_utf8(stats("--tables", tables)).unwrap(),
+        String::from_utf8(stats("--db", db)).unwrap(),
+        "{variant}: stats --tables and --db"
+    );
+}
+
+#[test]
+fn every_position_of_six_and_seven_equals_the_database() {
+    for variant in ["six", "seven"] {
+        let (db, tables) = solve_and_build(&format!("tables-{variant}"), variant, &[]);
+        let v = Variant::by_name(variant).unwrap();
+        let (d, t) = open_both(&db, &tables, &v);
+        let (slots, positions) = compare(&d, &t, || true);
+        let expected: u64 = d.present().iter().map(|&s| d.index(s).size()).sum();
+        assert_eq!(slots, expected, "{variant}: every slot compared");
+        let stats: u64 = d
+            .present()
+            .iter()
+            .map(|&s| d.sector(s).unwrap().header().stats.positions)
+            .sum();
+        assert_eq!(positions, stats, "{variant}: every position compared");
+        stats_alike(variant, &db, &tables);
+        // A second run keeps every table built from the same database files.
+        let out = run_morris(
+            &[
+                "--variant",
+                variant,
+                "tables",
+                "--db",
+                db.to_str().unwrap(),
+                "--out",
+                tables.to_str().unwrap(),
+                "--quiet",
+                "--json",
+            ],
+            "",
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let sectors = json["sectors"].as_array().unwrap();
+        assert!(sectors.iter().all(|s| s["kept"] == true), "{variant}: kept");
+        eprintln!("{variant}: {positions} positions in {slots} slots alike");
+    }
+}
+
+#[test]
+fn a_random_percent_of_nine_to_six_pieces_equals_the_database() {
+    let (db, tables) = solve_and_build("tables-nine6", "nine", &["--max-pieces", "6"]);
+    let v = Variant::by_name("nine").unwrap();
+    let (d, t) = open_both(&db, &tables, &v);
+    let mut rng = Rng::new(26);
+    let (slots, positions) = compare(&d, &t, || rng.below(100) == 0);
+    let all: u64 = d.present().iter().map(|&s| d.index(s).size()).sum();
+    assert!(slots * 100 > all * 95 / 100, "{slots} of {all} slots compared");
+    stats_alike("nine", &db, &tables);
+    eprintln!("nine --max-pieces 6: {positions} positions in {slots} of {all} slots alike");
+}
+
+/// Copies the folder `from` to `to` (files only, one level of subfolders).
+fn copy_tree(from: &Path, to: &Path) {
+    let _ = fs::remove_dir_all(to);
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::create_dir_all(to).unwrap();
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+/// Runs `morris --variant six ARGS --tables DIR`, returning success and the text.
+fn six_on(tables: &Path, args: &[&str], stdin: &str) -> (bool, String) {
+    let mut all = vec!["--variant", "six"];
+    all.extend(args);
+    all.extend(["--tables", tables.to_str().unwrap()]);
+    let out = run_morris(&all, stdin);
+    (out.status.success(), output_text(&out))
+}
+
+#[test]
+fn a_flipped_byte_is_reported_never_answered() {
+    let (_, tables) = solve_and_build("tables-six-flip", "six", &[]);
+    let v = Variant::by_name("six").unwrap();
+    let t = Database::tables(&tables, &v, READER_CACHE_BYTES).unwrap();
+    // The largest sector, its middle block, and a position whose slot lies in it.
+    let sector: Sector = *t
+        .present()
+        .iter()
+        .max_by_key(|&&s| t.index(s).size())
+        .unwrap();
+    let index = t.index(sector);
+    let rule_dir = t.dir().to_path_buf();
+    let file = t.sector(sector).unwrap();
+    for (kind, where_) in [
+        ("wdl", "block"),
+        ("dtm", "block"),
+        ("wdl", "header"),
+        ("dtm", "index"),
+    ] {
+        let copy = tables.parent().unwrap().join("flipped");
+        copy_tree(&tables, &copy);
+        let dir = copy.join(rule_dir.file_name().unwrap());
+        let path = dir.join(format!("{sector}.{kind}"));
+        let mut bytes = fs::read(&path).unwrap();
+        let per = u32::from_le_bytes(bytes[24..28].try_into().unwrap()) as u64;
+        let blocks = u64_at(&bytes, 296);
+        let (index_at, data_at) = (u64_at(&bytes, 320) as usize, u64_at(&bytes, 328) as usize);
+        let block = blocks / 2;
+        let entry = index_at + 16 * block as usize;
+        let at = match where_ {
+            "block" => data_at + u64_at(&bytes, entry) as usize + 5,
+            "header" => 250,
+            _ => entry + 3,
+        };
+        bytes[at] ^= 0x10;
+        fs::write(&path, &bytes).unwrap();
+        // A won or lost position of the damaged block (the depth file is read only for those).
+        let slots = block * per..((block + 1) * per).min(index.size());
+        let position = slots
+            .filter_map(|slot| Some((index.position(slot)?, file.cell(slot).unwrap()?)))
+            .find(|(_, value)| value.depth().is_some())
+            .map(|(pos, _)| pos.to_notation(&v, Color::White))
+            .expect("a won or lost position in the block");
+        let name = format!("{sector}.{kind}");
+
+        let (ok, text) = six_on(&copy, &["check"], "");
+        assert!(!ok, "check passed a flipped {kind} {where_} byte: {text}");
+        assert!(text.contains(&name), "check names the file: {text}");
+        if where_ == "block" {
+            assert!(text.contains(&format!("block {block}")), "check names the block: {text}");
+        }
+        let (ok, text) = six_on(&copy, &["verify"], "");
+        assert!(!ok, "verify passed a flipped {kind} {where_} byte: {text}");
+        assert!(text.contains(&name), "verify names the file: {text}");
+
+        let (ok, text) = six_on(&copy, &["query", "--json", &position], "");
+        assert!(!ok, "query answered from a flipped {kind} {where_} byte: {text}");
+        assert!(text.contains(&name), "query names the file: {text}");
+        assert!(!text.contains("\"value\""), "no value answered: {text}");
+    }
+}
