@@ -2,13 +2,17 @@
 """Where a long run's time went: unit times of `solve` and `verify` logs, by phase.
 
     scripts/phase-times.py SOLVE_LOG [VERIFY_LOG ...]
+    scripts/phase-times.py --vs OLD_SOLVE_LOG NEW_SOLVE_LOG
 
 Reads the stderr lines `solved S1 [S2] (N slots) in T: ...` of `solve` and
 `sector S: ... in T, sound` of `verify` (a run resumed over several logs is given as
 several logs; a sector proved twice counts its last time). Prints the solve's unit time
 for the moving phase (sectors `W-B-0-0`) and the placement phase, the proof's, and, for
 the units whose every sector is proved, the two side by side, so that an unfinished
-`verify --resume` already says how it compares. Unit times leave out what happens between
+`verify --resume` already says how it compares. With `--vs`, two solves' logs side by side:
+each phase's unit time, old and new, and every unit over a minute in either, with the ratio
+(old / new: above 1 the new run was faster). Logs from different machines compare machines
+as much as builds: name the CPU of each. Unit times leave out what happens between
 units (opening files, checking blocks), which the runs' wall times include.
 """
 
@@ -57,7 +61,36 @@ def minutes(s):
     return f"{s / 60:7.1f} min"
 
 
+def versus(old_path, new_path):
+    """Two solve logs side by side, by phase and by large unit."""
+    old, new = dict(), dict()
+    for path, into in ((old_path, old), (new_path, new)):
+        units = read_solve(path)
+        if not units:
+            print(f"{path}: no `solved ...` lines", file=sys.stderr)
+            return 1
+        for sectors, t in units:
+            into[" ".join(sectors)] = t
+    print(f"{'':28} {'old':>11} {'new':>11}  old/new")
+    for p in ("moving", "placement"):
+        o = sum(t for u, t in old.items() if phase(u.split()[0]) == p)
+        n = sum(t for u, t in new.items() if phase(u.split()[0]) == p)
+        print(f"{p + ' phase':28} {minutes(o)} {minutes(n)}  {o / n if n else 0:.2f}")
+    o, n = sum(old.values()), sum(new.values())
+    print(f"{'all units':28} {minutes(o)} {minutes(n)}  {o / n if n else 0:.2f}")
+    missing = sorted(set(old) ^ set(new))
+    if missing:
+        print(f"units in only one log: {len(missing)} (e.g. {missing[0]})")
+    big = [u for u in old if u in new and max(old[u], new[u]) >= 60]
+    big.sort(key=lambda u: -old[u])
+    for u in big:
+        print(f"{u:28} {old[u]:9.1f} s {new[u]:9.1f} s  {old[u] / new[u]:.2f}")
+    return 0
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--vs":
+        return versus(argv[2], argv[3])
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) >= 2 else 2

@@ -32,7 +32,9 @@ for game in "${games[@]}"; do
     "$bin" "${rules[@]}" check --tables "$tables" --quiet
     folder=$(ls -d "$tables/$game".pieces-*.removal-"$removal".* | head -1)
     python3 scripts/tables_manifest.py make "$report" "$folder" > "data/results/$name-tables.json"
-    python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(f"{sys.argv[2]}: wdl {m[\"wdl_bytes\"]:,} + depth {m[\"depth_bytes\"]:,} bytes, database {m[\"database_bytes\"]:,}")' \
+    python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+print("%s: wdl %d + depth %d bytes, database %d" % (sys.argv[2], m["wdl_bytes"], m["depth_bytes"], m["database_bytes"]))' \
       "data/results/$name-tables.json" "$name"
   done
 done

@@ -2,16 +2,14 @@
 //! `morris query` answers; and the format document's worked example holds.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::Instant;
 
 mod common;
 
-use common::{boards, played, reader_agrees, Rng};
-use morris::rules::{generate, play};
+use common::{boards, pipe, played, reader_agrees, Rng};
 use morris::space::Sector;
 use morris::space::{Orbits, SectorIndex};
 use morris::{Color, Position, Variant};
@@ -39,8 +37,19 @@ fn solve(name: &str, variant: &str, extra: &[&str]) -> PathBuf {
 fn compare(db: &Path, variant: &str, positions: &[String]) -> usize {
     let db = db.to_str().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/read_db.py");
-    let reader = ["python3", script.to_str().unwrap(), "--db", db, "--variant", variant];
-    reader_agrees(&["--variant", variant, "query", "--db", db], &reader, positions)
+    let reader = [
+        "python3",
+        script.to_str().unwrap(),
+        "--db",
+        db,
+        "--variant",
+        variant,
+    ];
+    reader_agrees(
+        &["--variant", variant, "query", "--db", db],
+        &reader,
+        positions,
+    )
 }
 
 #[test]

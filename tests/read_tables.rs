@@ -67,7 +67,10 @@ fn python_tables_reader_agrees_with_query() {
         positions.extend(played(&six, &mut rng, 2500, max_plies));
     }
     let six_answered = compare(&python, &tables, "six", &positions);
-    assert!(six_answered * 100 >= positions.len() * 95, "six: {six_answered}");
+    assert!(
+        six_answered * 100 >= positions.len() * 95,
+        "six: {six_answered}"
+    );
 
     let nine = Variant::by_name("nine").unwrap();
     let tables = tables_of("read-tables-nine", "nine", &["--max-pieces", "5"]);
@@ -113,7 +116,11 @@ fn tables_document_worked_example() {
     assert_eq!(u64_at(&wdl, 216), 210_140, "slots");
     let stats = [224, 232, 240, 248].map(|at| u64_at(&wdl, at));
     assert_eq!(stats, [169_626, 140_621, 28_736, 269]);
-    assert_eq!((u32_at(&wdl, 288), u32_at(&wdl, 292)), (26, 1), "max depth, model");
+    assert_eq!(
+        (u32_at(&wdl, 288), u32_at(&wdl, 292)),
+        (26, 1),
+        "max depth, model"
+    );
     assert_eq!(u64_at(&wdl, 296), 7, "blocks");
     assert_eq!(
         [304, 312, 320, 328].map(|at| u64_at(&wdl, at)),
@@ -121,7 +128,11 @@ fn tables_document_worked_example() {
     );
     assert_eq!(u64_at(&wdl, 336), wdl.len() as u64);
     let entry = |b: usize| u64_at(&wdl, 4096 + 16 * b);
-    assert_eq!((entry(3), entry(4)), (3015, 4306), "block 3: 1291 bytes at 4208 + 3015");
+    assert_eq!(
+        (entry(3), entry(4)),
+        (3015, 4306),
+        "block 3: 1291 bytes at 4208 + 3015"
+    );
     assert_eq!(wdl[1388 + 21], 0x06, "order byte of context 21");
     let slot = 96 * 1330 + 240;
     let packed = block(&wdl, slot / 32768, 8192);
@@ -151,5 +162,8 @@ fn tables_document_worked_example() {
         "",
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((json["value"].as_str(), json["depth"].as_u64()), (Some("loss"), Some(26)));
+    assert_eq!(
+        (json["value"].as_str(), json["depth"].as_u64()),
+        (Some("loss"), Some(26))
+    );
 }

@@ -67,7 +67,11 @@ fn compare(db: &Database, tables: &Database, mut keep: impl FnMut() -> bool) -> 
     for s in sectors {
         let (d, t) = (db.sector(s).unwrap(), tables.sector(s).unwrap());
         assert_eq!(t.header().stats, d.header().stats, "{s}: statistics");
-        assert_eq!(t.header().checksum, d.header().checksum, "{s}: source checksum");
+        assert_eq!(
+            t.header().checksum,
+            d.header().checksum,
+            "{s}: source checksum"
+        );
         let index = db.index(s);
         index.for_each_slot(0, index.size(), |slot, pos| {
             if !keep() {
@@ -78,7 +82,11 @@ fn compare(db: &Database, tables: &Database, mut keep: impl FnMut() -> bool) -> 
             let expected = d.cell(slot).unwrap();
             assert_eq!(expected.is_some(), pos.is_some(), "{s} slot {slot}: used");
             // Both ways a reader asks: knowing the position, and by the slot alone.
-            assert_eq!(t.cell_of(slot, pos.as_ref()).unwrap(), expected, "{s} slot {slot}");
+            assert_eq!(
+                t.cell_of(slot, pos.as_ref()).unwrap(),
+                expected,
+                "{s} slot {slot}"
+            );
             if slot % 7 == 0 {
                 assert_eq!(t.cell(slot).unwrap(), expected, "{s} slot {slot} unranked");
             }
@@ -91,7 +99,14 @@ fn compare(db: &Database, tables: &Database, mut keep: impl FnMut() -> bool) -> 
 fn stats_alike(variant: &str, db: &Path, tables: &Path) {
     let stats = |flag: &str, dir: &Path| {
         let out = run_morris(
-            &["--variant", variant, "stats", flag, dir.to_str().unwrap(), "--json"],
+            &[
+                "--variant",
+                variant,
+                "stats",
+                flag,
+                dir.to_str().unwrap(),
+                "--json",
+            ],
             "",
         );
         assert!(out.status.success(), "stats {flag}: {}", output_text(&out));
@@ -150,7 +165,10 @@ fn a_random_percent_of_nine_to_six_pieces_equals_the_database() {
     let mut rng = Rng::new(26);
     let (slots, positions) = compare(&d, &t, || rng.below(100) == 0);
     let all: u64 = d.present().iter().map(|&s| d.index(s).size()).sum();
-    assert!(slots * 100 > all * 95 / 100, "{slots} of {all} slots compared");
+    assert!(
+        slots * 100 > all * 95 / 100,
+        "{slots} of {all} slots compared"
+    );
     stats_alike("nine", &db, &tables);
     eprintln!("nine --max-pieces 6: {positions} positions in {slots} of {all} slots alike");
 }
@@ -233,14 +251,20 @@ fn a_flipped_byte_is_reported_never_answered() {
         assert!(!ok, "check passed a flipped {kind} {where_} byte: {text}");
         assert!(text.contains(&name), "check names the file: {text}");
         if where_ == "block" {
-            assert!(text.contains(&format!("block {block}")), "check names the block: {text}");
+            assert!(
+                text.contains(&format!("block {block}")),
+                "check names the block: {text}"
+            );
         }
         let (ok, text) = six_on(&copy, &["verify"], "");
         assert!(!ok, "verify passed a flipped {kind} {where_} byte: {text}");
         assert!(text.contains(&name), "verify names the file: {text}");
 
         let (ok, text) = six_on(&copy, &["query", "--json", &position], "");
-        assert!(!ok, "query answered from a flipped {kind} {where_} byte: {text}");
+        assert!(
+            !ok,
+            "query answered from a flipped {kind} {where_} byte: {text}"
+        );
         assert!(text.contains(&name), "query names the file: {text}");
         assert!(!text.contains("\"value\""), "no value answered: {text}");
     }

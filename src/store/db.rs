@@ -11,8 +11,8 @@ use super::file::SectorFile;
 use crate::error::{Damage, Error, Missing};
 use crate::rules::too_few_pieces;
 use crate::rules::Position;
-use crate::rules::{Outcome, Value};
 use crate::rules::Variant;
+use crate::rules::{Outcome, Value};
 use crate::space::Sector;
 use crate::space::{plan, Orbits, SectorIndex};
 

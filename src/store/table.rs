@@ -316,17 +316,7 @@ impl TableHeader {
         if u64_at(h, 192) != xxh3_64(rule_set.as_bytes()) {
             return Err("the rule-set checksum does not match its id".into());
         }
-        fn rule<T: RuleSwitch>(code: u8) -> Result<T, String> {
-            T::from_code(code).ok_or_else(|| format!("unknown {} code {code}", T::NAME))
-        }
-        let rules = Rules {
-            pieces: h[200],
-            flying: rule::<Flying>(h[201])?,
-            removal: rule::<Removal>(h[202])?,
-            phases: rule::<Phases>(h[203])?,
-            full_board: rule::<FullBoard>(h[204])?,
-            no_move: rule::<NoMove>(h[205])?,
-        };
+        let rules = Self::decode_rules(h)?;
         let lines = text("board lines", &h[LINES_AT..LINES_AT + LINES_SIZE])?;
         if lines.len() != u32_at(h, 360) as usize {
             return Err("the board lines' length disagrees with the text".into());
@@ -364,6 +354,21 @@ impl TableHeader {
         };
         header.check_layout()?;
         Ok(header)
+    }
+
+    /// The rule codes.
+    fn decode_rules(h: &[u8]) -> Result<Rules, String> {
+        fn rule<T: RuleSwitch>(code: u8) -> Result<T, String> {
+            T::from_code(code).ok_or_else(|| format!("unknown {} code {code}", T::NAME))
+        }
+        Ok(Rules {
+            pieces: h[200],
+            flying: rule::<Flying>(h[201])?,
+            removal: rule::<Removal>(h[202])?,
+            phases: rule::<Phases>(h[203])?,
+            full_board: rule::<FullBoard>(h[204])?,
+            no_move: rule::<NoMove>(h[205])?,
+        })
     }
 
     /// The model field and its order bytes.

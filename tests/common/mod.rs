@@ -381,12 +381,19 @@ pub fn reader_agrees(query_args: &[&str], reader: &[&str], positions: &[String])
     let query: Vec<&str> = query.lines().collect();
     let answers: Vec<&str> = answers.lines().collect();
     assert_eq!(query.len(), positions.len(), "query answers one line each");
-    assert_eq!(answers.len(), positions.len(), "the reader answers one line each");
+    assert_eq!(
+        answers.len(),
+        positions.len(),
+        "the reader answers one line each"
+    );
     let mut answered = 0;
     for ((position, q), r) in positions.iter().zip(query).zip(answers) {
         let json: serde_json::Value = serde_json::from_str(q).unwrap();
         if json.get("error").is_some() {
-            assert!(r.starts_with("error"), "{position}: query refused, the reader answered {r}");
+            assert!(
+                r.starts_with("error"),
+                "{position}: query refused, the reader answered {r}"
+            );
             continue;
         }
         answered += 1;
