@@ -42,7 +42,7 @@
 //! 16-bit symbols little-endian.
 //!
 //! - win/draw/loss: 0 a draw, 1 a win, 2 a loss for the mover. Under model 1 the file stores
-//!   the symbol's rank in the order byte of the position's context ([`super::model`]):
+//!   the symbol's rank in the order byte of the position's context (docs/tables.md §5):
 //!   0 for the symbol in bits 0-1, 1 for bits 2-3, 2 for bits 4-5.
 //! - depth: a win in `2k + 1` plies or a loss in `2k` plies is `k` (the parity is the
 //!   win/draw/loss file's).
@@ -103,7 +103,7 @@ impl TableKind {
 pub enum Model {
     /// The symbols themselves.
     None,
-    /// Each symbol's rank in the order of its position's context ([`super::model`]).
+    /// Each symbol's rank in the order of its position's context (docs/tables.md §5).
     Contexts([u8; CONTEXTS]),
 }
 
