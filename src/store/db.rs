@@ -309,6 +309,19 @@ impl Database {
             .ok_or_else(|| Error::damaged(file.path(), Damage::UnusedSlot { slot }))
     }
 
+    /// Opens `root` for reading whatever it holds of `variant`: its compact tables when the
+    /// rule-set folder holds table files, else its database (as [`Database::reader`]).
+    ///
+    /// # Errors
+    /// As [`Database::reader`] and [`Database::tables`].
+    pub fn open(root: &Path, variant: &Variant) -> Result<Database, Error> {
+        let tables = Database::tables(root, variant, READER_CACHE_BYTES)?;
+        if !tables.present().is_empty() {
+            return Ok(tables);
+        }
+        Database::reader(root, variant, READER_CACHE_BYTES)
+    }
+
     /// Win, draw or loss of a position, without its depth: from tables, only the
     /// win/draw/loss file is read.
     ///
