@@ -99,9 +99,10 @@ pub fn choose(db: &Database, pos: &Position, seed: Option<u64>) -> Result<Option
         };
         scored.push((mv, good, replies.len()));
     }
-    let key = |&(_, good, replies): &(Move, Option<usize>, usize)| {
-        let good = good.unwrap_or(0);
-        (good, Reverse(replies - good))
+    // Every fastest win ties (every reply loses): they are taken in notation order.
+    let key = |&(_, good, replies): &(Move, Option<usize>, usize)| match good {
+        None => (0, Reverse(0)),
+        Some(good) => (good, Reverse(replies - good)),
     };
     let Some(top) = scored.iter().map(key).min() else {
         return Ok(None);

@@ -508,6 +508,30 @@ impl Variant {
         self
     }
 
+    /// The variant under every combination of supported rule values, its own rules first:
+    /// every rule set a database folder may hold for it.
+    pub fn rule_sets(&self) -> Vec<Variant> {
+        let mut out = vec![self.clone()];
+        for &flying in Flying::ALL {
+            for &removal in Removal::ALL {
+                for &phases in Phases::ALL {
+                    for &full_board in FullBoard::ALL {
+                        let v = self.clone().with_overrides(RuleOverrides {
+                            flying: Some(flying),
+                            removal: Some(removal),
+                            phases: Some(phases),
+                            full_board: Some(full_board),
+                        });
+                        if v.rules() != self.rules() {
+                            out.push(v);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The variant's name, e.g. `nine`.
     pub fn name(&self) -> &str {
         &self.name

@@ -8,8 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::Error;
 use crate::invalid::InvalidInput;
-use crate::rules::{Flying, Removal};
-use crate::rules::{FullBoard, Phases, RuleOverrides, RuleSwitch, Variant};
+use crate::rules::{RuleOverrides, Variant};
 use crate::space::Reachable;
 use crate::store::Database;
 use crate::store::{rule_set_folder, READER_CACHE_BYTES};
@@ -67,29 +66,17 @@ impl Catalog {
                     false => Database::new(root, &base)?,
                 };
             }
-            for &flying in Flying::ALL {
-                for &removal in Removal::ALL {
-                    for &phases in Phases::ALL {
-                        for &full_board in FullBoard::ALL {
-                            let variant = base.clone().with_overrides(RuleOverrides {
-                                flying: Some(flying),
-                                removal: Some(removal),
-                                phases: Some(phases),
-                                full_board: Some(full_board),
-                            });
-                            let folder = rule_set_folder(&variant);
-                            let default = variant.rules() == base.rules();
-                            sets.insert(
-                                folder.clone(),
-                                RuleSet {
-                                    variant,
-                                    folder,
-                                    default,
-                                },
-                            );
-                        }
-                    }
-                }
+            for variant in base.rule_sets() {
+                let folder = rule_set_folder(&variant);
+                let default = variant.rules() == base.rules();
+                sets.insert(
+                    folder.clone(),
+                    RuleSet {
+                        variant,
+                        folder,
+                        default,
+                    },
+                );
             }
             variants.push(base);
         }

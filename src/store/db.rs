@@ -347,6 +347,34 @@ pub fn rule_set_folder(variant: &Variant) -> String {
     format!("{}.{}", variant.name(), variant.rules().id())
 }
 
+/// The rule sets of which the folder `root` holds sector files or compact tables, in the order
+/// of `morris variants`, each variant's default rules first: what a reader that is not told the
+/// variant can open there.
+///
+/// # Errors
+/// `Error::Io` when `root` cannot be listed; `Error::BadFolder` when it is itself a rule set's
+/// folder (as [`Database::new`]).
+pub fn solved_rule_sets(root: &Path) -> Result<Vec<Variant>, Error> {
+    let names: std::collections::HashSet<String> = fs::read_dir(root)
+        .map_err(|cause| Error::Io {
+            path: root.to_path_buf(),
+            cause,
+        })?
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .collect();
+    let mut found = Vec::new();
+    for name in Variant::names() {
+        for variant in Variant::by_name(name)?.rule_sets() {
+            if names.contains(&rule_set_folder(&variant))
+                && !Database::open(root, &variant)?.present().is_empty()
+            {
+                found.push(variant);
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// An empty database of `name` under `removal` in a fresh folder of the temporary directory
 /// named after `tag`, for the unit tests; the caller removes the folder.
 #[cfg(test)]
