@@ -1,0 +1,609 @@
+/*
+ * The C library's test: probes positions through libmorris and compares every answer with what
+ * `morris query --json` printed for them.
+ *
+ *   probe --variant six --positions POSITIONS --expected ANSWERS FOLDER... \
+ *         [--partial FOLDER] [--damaged FOLDER]
+ *
+ * POSITIONS holds one position a line; ANSWERS the `morris --variant six query --json -` lines
+ * for them, in the same order. Each FOLDER (a database folder, a tables folder) is opened and
+ * every position is checked there: the value and depth (from the text and from bitboards), the
+ * conversions between text and bitboards, every move with its value and depth in query's
+ * order, the best move. Then 4 threads probe all positions at once on one handle, each checking
+ * its own last error between. The error codes are checked on bad arguments and positions;
+ * --partial names a folder where the start's sector is not solved (MORRIS_MISSING) but 3-3-0-0
+ * is, --damaged one whose start sector file is damaged (MORRIS_DAMAGED). The error checks
+ * write six's positions.
+ *
+ * Prints `N passed, M failed` and exits 1 on any mismatch.
+ *
+ * Build: cc -std=c11 -Wall -Wextra -Werror -pthread -Icapi/include capi/tests/probe.c \
+ *        target/release/libmorris.a -lm -ldl -o probe
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "morris.h"
+
+#define THREADS 4
+#define MAX_REPORTS 30
+
+static atomic_long passed;
+static atomic_long failed;
+
+/* Records one check; prints the first MAX_REPORTS failures. */
+static int check(int ok, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int check(int ok, const char *where, const char *fmt, ...) {
+  if (ok) {
+    atomic_fetch_add(&passed, 1);
+    return 1;
+  }
+  long n = atomic_fetch_add(&failed, 1);
+  if (n < MAX_REPORTS) {
+    char text[1024];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    fprintf(stderr, "FAIL %s: %s\n", where, text);
+  } else if (n == MAX_REPORTS) {
+    fprintf(stderr, "(further failures not shown)\n");
+  }
+  return 0;
+}
+
+/* ---- query --json's answers ---------------------------------------------------------- */
+
+typedef struct {
+  char text[MORRIS_MOVE_TEXT];
+  int value, depth;
+} expected_move;
+
+typedef struct {
+  char *input;        /* the line given to query */
+  int error;          /* query answered {"error": ...} */
+  char position[128]; /* the position as query normalised it */
+  int value, depth;
+  size_t n;
+  expected_move *moves;
+} expected;
+
+static const char *ws(const char *p) {
+  while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+  return p;
+}
+
+/* A JSON string at p into out (cap bytes); returns the rest, or NULL when malformed. */
+static const char *jstring(const char *p, char *out, size_t cap) {
+  size_t n = 0;
+  if (*p != '"') return NULL;
+  for (p++; *p && *p != '"'; p++) {
+    char c = *p;
+    if (c == '\\') {
+      p++;
+      switch (*p) {
+        case 'n': c = '\n'; break;
+        case 't': c = '\t'; break;
+        case 'u': c = '?'; p += 4; break; /* not in query's answers; kept short */
+        case '\0': return NULL;
+        default: c = *p;
+      }
+    }
+    if (n + 1 < cap) out[n++] = c;
+  }
+  if (*p != '"') return NULL;
+  if (cap) out[n] = '\0';
+  return p + 1;
+}
+
+/* Skips any JSON value. */
+static const char *jskip(const char *p) {
+  char scratch[8];
+  p = ws(p);
+  if (*p == '"') return jstring(p, scratch, sizeof scratch);
+  if (*p == '{' || *p == '[') {
+    char close = *p == '{' ? '}' : ']';
+    p = ws(p + 1);
+    if (*p == close) return p + 1;
+    for (;;) {
+      if (close == '}') {
+        p = jstring(ws(p), scratch, sizeof scratch);
+        if (!p || *(p = ws(p)) != ':') return NULL;
+        p++;
+      }
+      if (!(p = jskip(p))) return NULL;
+      p = ws(p);
+      if (*p == ',') { p++; continue; }
+      return *p == close ? p + 1 : NULL;
+    }
+  }
+  while (*p && *p != ',' && *p != '}' && *p != ']') p++;
+  return p;
+}
+
+static int value_code(const char *name) {
+  if (!strcmp(name, "win")) return MORRIS_WIN;
+  if (!strcmp(name, "loss")) return MORRIS_LOSS;
+  if (!strcmp(name, "draw")) return MORRIS_DRAW;
+  return 99;
+}
+
+/* A depth: a number or null (-1). */
+static const char *jdepth(const char *p, int *depth) {
+  p = ws(p);
+  if (!strncmp(p, "null", 4)) {
+    *depth = -1;
+    return p + 4;
+  }
+  char *end;
+  long d = strtol(p, &end, 10);
+  if (end == p) return NULL;
+  *depth = (int)d;
+  return end;
+}
+
+/* Calls field(key, p) for each member of the object at p; returns the rest. */
+typedef const char *(*member_fn)(void *into, const char *key, const char *p);
+static const char *jobject(const char *p, void *into, member_fn field) {
+  char key[32];
+  p = ws(p);
+  if (*p != '{') return NULL;
+  p = ws(p + 1);
+  if (*p == '}') return p + 1;
+  for (;;) {
+    if (!(p = jstring(ws(p), key, sizeof key))) return NULL;
+    p = ws(p);
+    if (*p != ':') return NULL;
+    if (!(p = field(into, key, ws(p + 1)))) return NULL;
+    p = ws(p);
+    if (*p == ',') { p++; continue; }
+    return *p == '}' ? p + 1 : NULL;
+  }
+}
+
+static const char *move_member(void *into, const char *key, const char *p) {
+  expected_move *m = into;
+  char name[16];
+  if (!strcmp(key, "move")) return jstring(p, m->text, sizeof m->text);
+  if (!strcmp(key, "depth")) return jdepth(p, &m->depth);
+  if (!strcmp(key, "value")) {
+    p = jstring(p, name, sizeof name);
+    m->value = value_code(name);
+    return p;
+  }
+  return jskip(p);
+}
+
+static const char *answer_member(void *into, const char *key, const char *p) {
+  expected *e = into;
+  char name[16];
+  if (!strcmp(key, "error")) {
+    e->error = 1;
+    return jskip(p);
+  }
+  if (!strcmp(key, "position")) return jstring(p, e->position, sizeof e->position);
+  if (!strcmp(key, "depth")) return jdepth(p, &e->depth);
+  if (!strcmp(key, "value")) {
+    p = jstring(p, name, sizeof name);
+    e->value = value_code(name);
+    return p;
+  }
+  if (strcmp(key, "moves")) return jskip(p);
+  if (*p != '[') return NULL;
+  size_t cap = 16;
+  e->moves = calloc(cap, sizeof *e->moves);
+  p = ws(p + 1);
+  if (*p == ']') return p + 1;
+  for (;;) {
+    if (e->n == cap) e->moves = realloc(e->moves, (cap *= 2) * sizeof *e->moves);
+    if (!e->moves) return NULL;
+    if (!(p = jobject(p, &e->moves[e->n++], move_member))) return NULL;
+    p = ws(p);
+    if (*p == ',') { p = ws(p + 1); continue; }
+    return *p == ']' ? p + 1 : NULL;
+  }
+}
+
+/* The lines of a file, without their newlines. */
+static char **read_lines(const char *path, size_t *count) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    perror(path);
+    exit(2);
+  }
+  size_t n = 0, cap = 1024;
+  char **lines = malloc(cap * sizeof *lines);
+  char *line = NULL;
+  size_t len = 0;
+  ssize_t got;
+  while ((got = getline(&line, &len, f)) >= 0) {
+    while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r')) line[--got] = '\0';
+    if (n == cap) lines = realloc(lines, (cap *= 2) * sizeof *lines);
+    lines[n++] = strdup(line);
+  }
+  free(line);
+  fclose(f);
+  *count = n;
+  return lines;
+}
+
+/* ---- bitboards from the notation, independently of the library ----------------------- */
+
+typedef struct {
+  uint32_t white, black;
+  uint8_t white_hand, black_hand;
+  int side;
+} bits;
+
+/* Bit k is the k-th character of ROWS, slashes skipped (docs/format.md section 5.1). */
+static int notation_bits(const char *text, bits *out) {
+  char rows[64], turn[4];
+  unsigned wh, bh;
+  if (sscanf(text, "%63s %3s %u %u", rows, turn, &wh, &bh) != 4) return 0;
+  memset(out, 0, sizeof *out);
+  int k = 0;
+  for (const char *c = rows; *c; c++) {
+    if (*c == '/') continue;
+    if (*c == 'W') out->white |= 1u << k;
+    if (*c == 'B') out->black |= 1u << k;
+    k++;
+  }
+  out->white_hand = (uint8_t)wh;
+  out->black_hand = (uint8_t)bh;
+  out->side = turn[0] == 'b' ? MORRIS_BLACK : MORRIS_WHITE;
+  return 1;
+}
+
+/* ---- one position, every function ----------------------------------------------------- */
+
+typedef struct {
+  const char *label;
+  morris_db *db;
+  char names[MORRIS_MAX_POINTS][8];
+} folder;
+
+/* Playing move m leads to a position whose value, seen from before the move, is m's. */
+static void check_play(const folder *f, const char *where, const char *input,
+                       const morris_move *m) {
+  char after[128];
+  int rc = morris_play(f->db, input, m->text, after, sizeof after);
+  if (!check(rc == MORRIS_OK, where, "morris_play %s: %d %s", m->text, rc, morris_last_error()))
+    return;
+  morris_value r = {99, 99};
+  rc = morris_probe_text(f->db, after, &r);
+  int depth = r.depth < 0 ? -1 : r.depth + 1;
+  check(rc == MORRIS_OK && -r.value == m->value && depth == m->depth, where,
+        "after %s (%s): %d, value %d depth %d, the move says %d %d", m->text, after, rc, r.value,
+        r.depth, m->value, m->depth);
+}
+
+static void check_moves(const folder *f, const char *where, const char *input, const expected *e,
+                        int deep) {
+  static _Thread_local morris_move moves[MORRIS_MAX_MOVES];
+  size_t n = 12345;
+  int rc = morris_moves(f->db, input, moves, MORRIS_MAX_MOVES, &n);
+  if (!check(rc == MORRIS_OK, where, "morris_moves: %d %s", rc, morris_last_error())) return;
+  if (!check(n == e->n, where, "%zu moves, query lists %zu", n, e->n)) return;
+  for (size_t i = 0; i < n; i++) {
+    const morris_move *m = &moves[i];
+    const expected_move *x = &e->moves[i];
+    check(!strcmp(m->text, x->text) && m->value == x->value && m->depth == x->depth, where,
+          "move %zu: %s %d %d, query: %s %d %d", i, m->text, m->value, m->depth, x->text,
+          x->value, x->depth);
+    char built[32];
+    snprintf(built, sizeof built, "%s%s%s%s%s", m->from >= 0 ? f->names[m->from] : "",
+             m->from >= 0 ? "-" : "", f->names[m->to], m->removed >= 0 ? "x" : "",
+             m->removed >= 0 ? f->names[m->removed] : "");
+    check(!strcmp(built, m->text), where, "move %s: its points spell %s", m->text, built);
+    if (deep) check_play(f, where, input, m);
+  }
+}
+
+static void check_best(const folder *f, const char *where, const char *input, const expected *e) {
+  char best[MORRIS_MOVE_TEXT];
+  int rc = morris_best_move(f->db, input, best, sizeof best);
+  if (e->n == 0) {
+    check(rc == MORRIS_GAME_OVER, where, "best move without moves: %d %s", rc, morris_last_error());
+    return;
+  }
+  if (!check(rc == MORRIS_OK, where, "morris_best_move: %d %s", rc, morris_last_error())) return;
+  int keeps = 0;
+  for (size_t i = 0; i < e->n; i++) {
+    const expected_move *x = &e->moves[i];
+    if (!strcmp(x->text, best)) keeps = x->value == e->value && x->depth == e->depth;
+  }
+  check(keeps, where, "best move %s does not keep the value %d %d", best, e->value, e->depth);
+  /* A win takes the first of the fastest: query's first move. */
+  if (e->value == MORRIS_WIN)
+    check(!strcmp(best, e->moves[0].text), where, "best win %s, query's first %s", best,
+          e->moves[0].text);
+}
+
+static void check_position(const folder *f, size_t line, const char *input, const expected *e,
+                           int deep) {
+  char where[256];
+  snprintf(where, sizeof where, "%s line %zu (%s)", f->label, line, input);
+  morris_value v = {99, 99};
+  int rc = morris_probe_text(f->db, input, &v);
+  if (e->error) {
+    check(rc == MORRIS_BAD_INPUT && morris_last_error()[0], where,
+          "query refused it, the probe says %d", rc);
+    return;
+  }
+  if (!check(rc == MORRIS_OK, where, "morris_probe_text: %d %s", rc, morris_last_error())) return;
+  check(v.value == e->value && v.depth == e->depth, where, "value %d depth %d, query %d %d",
+        v.value, v.depth, e->value, e->depth);
+  check(morris_last_error()[0] == '\0', where, "last error after a success: %s",
+        morris_last_error());
+  bits b;
+  if (!check(notation_bits(e->position, &b), where, "query's position %s", e->position)) return;
+  morris_value vb = {99, 99};
+  rc = morris_probe_bits(f->db, b.white, b.black, b.white_hand, b.black_hand, b.side, &vb);
+  check(rc == MORRIS_OK && vb.value == e->value && vb.depth == e->depth, where,
+        "morris_probe_bits: %d %s, value %d depth %d", rc, morris_last_error(), vb.value,
+        vb.depth);
+  check_moves(f, where, input, e, deep);
+  if (!deep) return;
+  bits lb;
+  rc = morris_position_bits(f->db, input, &lb.white, &lb.black, &lb.white_hand, &lb.black_hand,
+                            &lb.side);
+  check(rc == MORRIS_OK && lb.white == b.white && lb.black == b.black &&
+            lb.white_hand == b.white_hand && lb.black_hand == b.black_hand && lb.side == b.side,
+        where, "morris_position_bits: %d %s", rc, morris_last_error());
+  char text[128];
+  rc = morris_position_text(f->db, b.white, b.black, b.white_hand, b.black_hand, b.side, text,
+                            sizeof text);
+  check(rc == MORRIS_OK && !strcmp(text, e->position), where, "morris_position_text: %d %s, %s",
+        rc, morris_last_error(), rc == MORRIS_OK ? text : "");
+  check_best(f, where, input, e);
+}
+
+/* ---- threads ----------------------------------------------------------------------- */
+
+typedef struct {
+  const folder *f;
+  int id;
+  size_t n;
+  char **inputs;
+  const expected *answers;
+} job;
+
+static void *probe_all(void *arg) {
+  const job *j = arg;
+  char bad[64], where[64];
+  snprintf(where, sizeof where, "%s thread %d", j->f->label, j->id);
+  for (size_t k = 0; k < j->n; k++) {
+    /* Each thread walks the positions from its own starting point. */
+    size_t i = (k + (size_t)j->id * j->n / THREADS) % j->n;
+    check_position(j->f, i + 1, j->inputs[i], &j->answers[i], 0);
+    if (k % 97 == 0) {
+      /* The last error is this thread's own. */
+      morris_value v;
+      snprintf(bad, sizeof bad, "thread-%d-line-%zu", j->id, k);
+      int rc = morris_probe_text(j->f->db, bad, &v);
+      check(rc == MORRIS_BAD_INPUT && strstr(morris_last_error(), bad), where,
+            "bad position: %d, last error %s", rc, morris_last_error());
+    }
+  }
+  return NULL;
+}
+
+static void probe_threads(const folder *f, size_t n, char **inputs, const expected *answers) {
+  pthread_t threads[THREADS];
+  job jobs[THREADS];
+  for (int t = 0; t < THREADS; t++) {
+    jobs[t] = (job){f, t, n, inputs, answers};
+    if (pthread_create(&threads[t], NULL, probe_all, &jobs[t])) {
+      check(0, f->label, "pthread_create failed");
+      return;
+    }
+  }
+  for (int t = 0; t < THREADS; t++) pthread_join(threads[t], NULL);
+}
+
+/* ---- error codes ----------------------------------------------------------------------- */
+
+static int fails_with(int rc, int code, const char *where, const char *needle) {
+  const char *e = morris_last_error();
+  return check(rc == code && e[0] && (!needle || strstr(e, needle)), where,
+               "expected code %d with a message containing \"%s\", got %d: %s", code,
+               needle ? needle : "", rc, e);
+}
+
+static void check_errors(const folder *f) {
+  morris_value v;
+  morris_db *db = f->db;
+  fails_with(morris_probe_text(db, "W./.../..../.../... w 6 6", &v), MORRIS_BAD_INPUT,
+             "malformed position", "invalid position");
+  fails_with(morris_probe_text(db, NULL, &v), MORRIS_BAD_INPUT, "NULL position", "NULL");
+  fails_with(morris_probe_text(db, "start", NULL), MORRIS_BAD_INPUT, "NULL out", "NULL");
+  fails_with(morris_probe_text(NULL, "start", &v), MORRIS_BAD_INPUT, "NULL db", "NULL");
+  fails_with(morris_probe_text(db, "\xff\xfe", &v), MORRIS_BAD_INPUT, "not UTF-8", "UTF-8");
+  /* White, the side that just moved, is down to one piece: no game gets here. */
+  fails_with(morris_probe_text(db, "W../.../..../.../BBB b 0 0", &v), MORRIS_BAD_INPUT,
+             "unreachable position", "cannot occur");
+  int points = morris_point_count(db);
+  if (points < 32)
+    fails_with(morris_probe_bits(db, 1u << points, 0, 6, 6, MORRIS_WHITE, &v), MORRIS_BAD_INPUT,
+               "bit outside the board", "bit");
+  fails_with(morris_probe_bits(db, 1, 1, 5, 5, MORRIS_WHITE, &v), MORRIS_BAD_INPUT,
+             "point of both sides", "both");
+  fails_with(morris_probe_bits(db, 0, 0, 6, 6, 2, &v), MORRIS_BAD_INPUT, "side 2", "side");
+  fails_with(morris_probe_bits(db, 0, 0, 6, 5, MORRIS_WHITE, &v), MORRIS_BAD_INPUT,
+             "hands that cannot alternate", "hands");
+  size_t n = 0;
+  fails_with(morris_moves(db, "start", NULL, 0, &n), MORRIS_BUFFER, "count only", "legal moves");
+  check(n == (size_t)points, "count only", "start has %zu moves, the board %d points", n, points);
+  morris_move two[2];
+  fails_with(morris_moves(db, "start", two, 2, &n), MORRIS_BUFFER, "two moves", NULL);
+  check(n == (size_t)points && two[0].text[0], "two moves", "count %zu, first %s", n, two[0].text);
+  fails_with(morris_moves(db, "start", two, 2, NULL), MORRIS_BAD_INPUT, "NULL count", "NULL");
+  char after[128];
+  fails_with(morris_play(db, "start", "a5-c5", after, sizeof after), MORRIS_BAD_INPUT,
+             "illegal move", "not legal");
+  fails_with(morris_play(db, "start", "z9", after, sizeof after), MORRIS_BAD_INPUT,
+             "no such point", "not a point");
+  check(morris_play(db, "start", "c4", after, sizeof after) == MORRIS_OK &&
+            !strcmp(after, ".../.W./..../.../... b 5 6"),
+        "play c4", "%s %s", after, morris_last_error());
+  char small[2];
+  fails_with(morris_best_move(db, "start", small, sizeof small), MORRIS_BUFFER, "small buffer",
+             "bytes");
+  check(small[0] == '\0', "small buffer", "holds \"%.1s\", not the empty string", small);
+  fails_with(morris_point_name(db, points, small, sizeof small), MORRIS_BAD_INPUT,
+             "point past the board", "does not exist");
+  fails_with(morris_point_name(db, -1, small, sizeof small), MORRIS_BAD_INPUT, "point -1",
+             "does not exist");
+  check(morris_probe_text(db, "start", &v) == MORRIS_OK && !morris_last_error()[0], "success",
+        "a success leaves the last error empty: %s", morris_last_error());
+  char text[128];
+  check(morris_position_text(db, 0, 0, 6, 6, MORRIS_WHITE, text, sizeof text) == MORRIS_OK &&
+            !strncmp(text, "...", 3),
+        "start as text", "%s", morris_last_error());
+}
+
+/* morris_open(path, variant, rules) fails with code and a message containing needle. */
+static void open_fails(const char *path, const char *variant, const char *rules, int code,
+                       const char *where, const char *needle) {
+  morris_db *db = morris_open(path, variant, rules);
+  if (!check(db == NULL, where, "it opened")) {
+    morris_close(db);
+    return;
+  }
+  fails_with(morris_last_status(), code, where, needle);
+}
+
+static void check_open_errors(const char *variant, const char *path) {
+  open_fails("/nonexistent/morris-folder", variant, NULL, MORRIS_IO, "missing folder",
+             "/nonexistent/morris-folder");
+  open_fails(path, "ten", NULL, MORRIS_BAD_INPUT, "unknown variant", "unknown variant");
+  open_fails(path, variant, "flying=sometimes", MORRIS_BAD_INPUT, "bad rule value", "flying");
+  open_fails(path, variant, "speed=3", MORRIS_BAD_INPUT, "unknown switch", "speed");
+  open_fails(path, variant, "flying", MORRIS_BAD_INPUT, "switch without value", "NAME=VALUE");
+  open_fails(NULL, variant, NULL, MORRIS_BAD_INPUT, "NULL path", "NULL");
+  open_fails("/dev/null", variant, NULL, MORRIS_BAD_INPUT, "not a folder", "not a folder");
+  /* Another rule set: nothing of it is solved there. */
+  open_fails(path, variant, "flying=always, removal=lenient", MORRIS_MISSING, "other rules",
+             "--flying always --removal lenient");
+  /* No variant: the folder's one solved rule set; none of it under other rules. */
+  open_fails(path, NULL, "flying=always,removal=lenient", MORRIS_MISSING, "no variant, other rules",
+             "no solved rule set");
+  morris_db *named = morris_open(path, variant, NULL), *found = morris_open(path, NULL, NULL);
+  if (check(named && found, "no variant", "morris_open: %s", morris_last_error())) {
+    morris_value a, b;
+    check(morris_point_count(found) == morris_point_count(named) &&
+              morris_probe_text(found, "start", &a) == MORRIS_OK &&
+              morris_probe_text(named, "start", &b) == MORRIS_OK && a.value == b.value &&
+              a.depth == b.depth,
+          "no variant", "another rule set was opened: %s", morris_last_error());
+  }
+  morris_close(named);
+  morris_close(found);
+  morris_close(NULL);
+  check(morris_last_status() == MORRIS_OK && !morris_last_error()[0], "close NULL",
+        "status %d: %s", morris_last_status(), morris_last_error());
+}
+
+static void check_partial(const char *path, const char *variant) {
+  morris_db *db = morris_open(path, variant, NULL);
+  if (!check(db != NULL, "partial", "morris_open: %s", morris_last_error())) return;
+  morris_value v;
+  fails_with(morris_probe_text(db, "start", &v), MORRIS_MISSING, "partial start", "not solved");
+  check(strstr(morris_last_error(), "morris solve") != NULL, "partial start",
+        "no solve command in: %s", morris_last_error());
+  char best[MORRIS_MOVE_TEXT];
+  fails_with(morris_best_move(db, "start", best, sizeof best), MORRIS_MISSING, "partial best",
+             NULL);
+  int rc = morris_probe_text(db, "WW./.../BB../.../W.B w 0 0", &v);
+  check(rc == MORRIS_OK, "partial 3-3-0-0", "%d %s", rc, morris_last_error());
+  morris_close(db);
+}
+
+static void check_damaged(const char *path, const char *variant) {
+  morris_db *db = morris_open(path, variant, NULL);
+  if (!check(db != NULL, "damaged", "morris_open: %s", morris_last_error())) return;
+  morris_value v;
+  fails_with(morris_probe_text(db, "start", &v), MORRIS_DAMAGED, "damaged start", "damaged");
+  morris_close(db);
+}
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+static void run_folder(const char *path, const char *variant, size_t n, char **inputs,
+                       const expected *answers) {
+  static folder f;
+  f.label = path;
+  f.db = morris_open(path, variant, "");
+  if (!check(f.db != NULL, path, "morris_open: %s", morris_last_error())) return;
+  int points = morris_point_count(f.db);
+  check(points > 0 && points <= MORRIS_MAX_POINTS, path, "%d points", points);
+  for (int i = 0; i < points; i++)
+    check(morris_point_name(f.db, i, f.names[i], sizeof f.names[i]) == MORRIS_OK, path,
+          "point %d: %s", i, morris_last_error());
+  long before = atomic_load(&failed);
+  for (size_t i = 0; i < n; i++) check_position(&f, i + 1, inputs[i], &answers[i], 1);
+  check_errors(&f);
+  probe_threads(&f, n, inputs, answers);
+  printf("%s: %zu positions, %ld failures\n", path, n, atomic_load(&failed) - before);
+  morris_close(f.db);
+}
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: probe [--variant NAME] --positions FILE --expected FILE FOLDER... "
+          "[--partial FOLDER] [--damaged FOLDER]\n");
+  exit(2);
+}
+
+int main(int argc, char **argv) {
+  const char *variant = "six", *positions = NULL, *answers_path = NULL;
+  const char *partial = NULL, *damaged = NULL;
+  const char *folders[16];
+  int nfolders = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int has = i + 1 < argc;
+    if (!strcmp(a, "--variant") && has) variant = argv[++i];
+    else if (!strcmp(a, "--positions") && has) positions = argv[++i];
+    else if (!strcmp(a, "--expected") && has) answers_path = argv[++i];
+    else if (!strcmp(a, "--partial") && has) partial = argv[++i];
+    else if (!strcmp(a, "--damaged") && has) damaged = argv[++i];
+    else if (a[0] != '-' && nfolders < 16) folders[nfolders++] = a;
+    else usage();
+  }
+  if (!positions || !answers_path || !nfolders) usage();
+  printf("libmorris %s\n", morris_version());
+
+  size_t n, m;
+  char **inputs = read_lines(positions, &n);
+  char **lines = read_lines(answers_path, &m);
+  if (n != m || n == 0) {
+    fprintf(stderr, "%s has %zu lines, %s %zu\n", positions, n, answers_path, m);
+    return 2;
+  }
+  expected *answers = calloc(n, sizeof *answers);
+  for (size_t i = 0; i < n; i++) {
+    answers[i].input = inputs[i];
+    if (!jobject(lines[i], &answers[i], answer_member)) {
+      fprintf(stderr, "%s line %zu: cannot read %s\n", answers_path, i + 1, lines[i]);
+      return 2;
+    }
+  }
+
+  for (int k = 0; k < nfolders; k++) run_folder(folders[k], variant, n, inputs, answers);
+  check_open_errors(variant, folders[0]);
+  if (partial) check_partial(partial, variant);
+  if (damaged) check_damaged(damaged, variant);
+
+  long ok = atomic_load(&passed), bad = atomic_load(&failed);
+  printf("%ld passed, %ld failed\n", ok, bad);
+  return bad ? 1 : 0;
+}
