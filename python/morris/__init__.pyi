@@ -1,0 +1,251 @@
+"""Type stubs of the package ``morris`` (the extension module ``morris._morris``)."""
+
+import os
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Protocol, Union, overload
+
+__version__: str
+
+ValueName = Literal["win", "loss", "draw"]
+Flying = Literal["never", "three", "always"]
+Removal = Literal["standard", "strict", "lenient"]
+Phases = Literal["separate", "lasker"]
+FullBoard = Literal["loss", "draw"]
+PathArg = Union[str, "os.PathLike[str]"]
+
+class _Bar(Protocol):
+    """A tqdm-style progress bar: its ``total`` is set, then ``update(n)`` called."""
+
+    total: Any
+    def update(self, n: int) -> Any: ...
+
+ProgressArg = Union[Callable[[int, int], Any], _Bar, None]
+
+class Error(Exception):
+    """Everything morris raises: the base class of its errors."""
+
+class BadInputError(Error):
+    """What was given is not valid: a variant, a rule value, a sector, a folder, an option."""
+
+class BadPositionError(BadInputError):
+    """A position that is malformed, or that no game from the start reaches."""
+
+class BadMoveError(BadInputError):
+    """A move that is malformed, or not legal in the position."""
+
+class MissingSectorError(Error):
+    """A sector needed to answer is not solved (or has no tables).
+
+    The message names the ``morris solve`` (or ``morris tables``) command that fills it.
+    """
+
+    sector: Optional[str]
+    """The sector ``W-B-WF-BF``; ``None`` when the folder holds nothing of the rule set."""
+    command: str
+    """The command that fills the gap."""
+
+class DamagedFileError(Error):
+    """A database or table file is damaged (a checksum fails, it is truncated, ...)."""
+
+    path: str
+    """The damaged file."""
+
+def variants() -> List[str]:
+    """The names of every variant, in the order of ``morris variants --json``."""
+
+def switches() -> List[Dict[str, Any]]:
+    """The rule switches: ``[{"name", "values", "help"}, ...]`` (``full-board`` is the
+    keyword ``full_board``)."""
+
+class Variant:
+    """A game of the Morris family: a board, its pieces and its rules.
+
+    ``Variant("nine")`` has the default rules; each rule switch is a keyword. Unknown names
+    and values raise ``BadInputError``.
+    """
+
+    def __init__(
+        self,
+        name: str = "nine",
+        *,
+        flying: Optional[Flying] = None,
+        removal: Optional[Removal] = None,
+        phases: Optional[Phases] = None,
+        full_board: Optional[FullBoard] = None,
+    ) -> None: ...
+    @property
+    def name(self) -> str:
+        """The variant's name, e.g. ``nine``."""
+    @property
+    def summary(self) -> str:
+        """A one-line description."""
+    @property
+    def pieces(self) -> int:
+        """Pieces per side."""
+    @property
+    def rules(self) -> Dict[str, str]:
+        """The rule switches: ``{"flying", "removal", "phases", "full_board"}``."""
+    @property
+    def rule_set(self) -> str:
+        """The rule-set id, as in database folder names."""
+    @property
+    def points(self) -> List[str]:
+        """The board's points in notation order (ranks from the top, left to right)."""
+    @property
+    def info(self) -> Dict[str, Any]:
+        """The variant as one element of ``morris variants --json``."""
+    def start(self) -> "Position":
+        """The start position (the empty board, White to move)."""
+    def parse(self, text: str) -> "Position":
+        """Parses a position in notation (or ``start``); raises ``BadPositionError`` for
+        malformed text and for a position no game from the start reaches."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+VariantArg = Union[str, Variant, None]
+
+class Position:
+    """A position of a variant with its side to move; ``str(position)`` is its notation."""
+
+    @staticmethod
+    def parse(
+        text: str,
+        variant: VariantArg = None,
+        *,
+        flying: Optional[Flying] = None,
+        removal: Optional[Removal] = None,
+        phases: Optional[Phases] = None,
+        full_board: Optional[FullBoard] = None,
+    ) -> "Position":
+        """Parses ``ROWS TURN WHITE_HAND BLACK_HAND`` (or ``start``) of ``variant`` (default
+        ``nine``); raises ``BadPositionError``."""
+    @staticmethod
+    def start(
+        variant: VariantArg = None,
+        *,
+        flying: Optional[Flying] = None,
+        removal: Optional[Removal] = None,
+        phases: Optional[Phases] = None,
+        full_board: Optional[FullBoard] = None,
+    ) -> "Position":
+        """The start position of ``variant`` (default ``nine``)."""
+    @property
+    def variant(self) -> Variant:
+        """The variant."""
+    @property
+    def turn(self) -> Literal["w", "b"]:
+        """The side to move."""
+    @property
+    def sector(self) -> str:
+        """``W-B-WF-BF``: the mover's pieces on the board, the opponent's, and their hands."""
+    def moves(self) -> List[str]:
+        """The legal moves in notation, sorted as ``morris moves`` lists them."""
+    def play(self, move: str) -> "Position":
+        """The position after ``move``; raises ``BadMoveError`` when it is not legal here."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+PositionArg = Union[Position, str]
+
+class Probe:
+    """A position's value for the side to move, and its depth (plies to the end under
+    perfect play; ``None`` for a draw). Unpacks as ``value, depth = probe``."""
+
+    def __init__(self, value: ValueName, depth: Optional[int] = None) -> None: ...
+    @property
+    def value(self) -> ValueName: ...
+    @property
+    def depth(self) -> Optional[int]: ...
+    def __iter__(self) -> Iterator[Union[str, Optional[int]]]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Database:
+    """A database or tables folder of one variant and rule set, opened by ``morris.open``.
+
+    Methods release the GIL and may be called from many threads at once.
+    """
+
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def path(self) -> str:
+        """The folder as given to ``morris.open``."""
+    @property
+    def is_tables(self) -> bool:
+        """Whether the folder holds compact tables (else sector files)."""
+    def sectors(self) -> List[str]:
+        """The sectors present, in increasing order."""
+    def probe(self, position: PositionArg) -> Probe:
+        """The value and depth of a position."""
+    def outcome(self, position: PositionArg) -> ValueName:
+        """Win, draw or loss without the depth (from tables, faster)."""
+    @overload
+    def probe_many(self, positions: Iterable[PositionArg], *, errors: Literal["raise"] = "raise") -> List[Probe]: ...
+    @overload
+    def probe_many(self, positions: Iterable[PositionArg], *, errors: Literal["none"]) -> List[Optional[Probe]]: ...
+    def analysis(self, position: PositionArg) -> Dict[str, Any]:
+        """A dict equal to ``morris query --json``'s answer for the position."""
+    def best_move(self, position: PositionArg) -> Optional[str]:
+        """The move perfect play picks (as ``GET /api/bestmove`` without a seed); ``None`` when
+        the game is over."""
+    def stats(self) -> Dict[str, Any]:
+        """The dict ``morris stats --json`` prints for the folder."""
+
+def open(
+    path: PathArg,
+    variant: VariantArg = None,
+    *,
+    flying: Optional[Flying] = None,
+    removal: Optional[Removal] = None,
+    phases: Optional[Phases] = None,
+    full_board: Optional[FullBoard] = None,
+) -> Database:
+    """Opens a database folder or a tables folder of ``variant``; without it, the folder's
+    one solved rule set (a folder holding several asks for the variant)."""
+
+def stats(
+    path: PathArg,
+    variant: VariantArg = None,
+    *,
+    flying: Optional[Flying] = None,
+    removal: Optional[Removal] = None,
+    phases: Optional[Phases] = None,
+    full_board: Optional[FullBoard] = None,
+) -> Dict[str, Any]:
+    """The dict ``morris stats --json`` prints for a database or tables folder (of its one
+    solved rule set when ``variant`` is not given)."""
+
+def solve(
+    path: PathArg,
+    variant: VariantArg = None,
+    *,
+    max_pieces: Optional[int] = None,
+    sector: Optional[str] = None,
+    threads: Optional[int] = None,
+    verify: bool = False,
+    progress: ProgressArg = None,
+    flying: Optional[Flying] = None,
+    removal: Optional[Removal] = None,
+    phases: Optional[Phases] = None,
+    full_board: Optional[FullBoard] = None,
+) -> Dict[str, Any]:
+    """Solves into the database folder ``path`` as ``morris solve`` does; returns
+    ``{"units", "solved", "already_done", "seconds", "database", "start"}``."""
+
+def verify(
+    path: PathArg,
+    variant: VariantArg = None,
+    *,
+    sector: Optional[str] = None,
+    max_faults: int = 20,
+    resume: bool = False,
+    threads: Optional[int] = None,
+    progress: ProgressArg = None,
+    flying: Optional[Flying] = None,
+    removal: Optional[Removal] = None,
+    phases: Optional[Phases] = None,
+    full_board: Optional[FullBoard] = None,
+) -> Dict[str, Any]:
+    """Proves a database or tables folder as ``morris verify`` does; returns
+    ``{"sound", "sectors", "positions", "children", "fault_count", "faults", "missing",
+    "skipped"}``."""

@@ -1,0 +1,433 @@
+//! `morris.open` and `morris.Database`: a database folder or a tables folder, probed one
+//! position at a time or by the batch (in parallel, the GIL released), analysed as
+//! `morris query --json` answers.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use morris::query::wire::{self, QueryJson, StatsJson};
+use morris::store::{solved_rule_sets, READER_CACHE_BYTES};
+use morris::{Database, Outcome, Value, Variant};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use rayon::prelude::*;
+
+use crate::errors::{check_folder, detached, guard, nothing_solved, Fail};
+use crate::position::Target;
+use crate::variant::{Game, PyVariant, RuleArgs};
+
+/// The value of a position for the side to move: `value` is `"win"`, `"loss"` or `"draw"`,
+/// `depth` the plies to the end under perfect play (wins as short, losses as long as
+/// possible), `None` for a draw.
+///
+/// Compares equal to another `Probe` of the same value and depth, and unpacks as
+/// `value, depth = probe`.
+#[pyclass(
+    name = "Probe",
+    module = "morris",
+    frozen,
+    eq,
+    hash,
+    skip_from_py_object
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Probe {
+    value: Value,
+}
+
+impl Probe {
+    pub(crate) fn of(value: Value) -> Probe {
+        Probe { value }
+    }
+}
+
+#[pymethods]
+impl Probe {
+    /// `Probe("win", 13)`, `Probe("loss", 0)`, `Probe("draw")`: wins have odd depths,
+    /// losses even ones.
+    #[new]
+    #[pyo3(signature = (value, depth = None))]
+    fn new(value: String, depth: Option<u32>) -> PyResult<Probe> {
+        let v = match (value.as_str(), depth) {
+            ("draw", None) => Value::Draw,
+            ("win", Some(d)) if d % 2 == 1 => Value::Win(d),
+            ("loss", Some(d)) if d % 2 == 0 => Value::Loss(d),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "no value {value:?} at depth {depth:?}: a win has an odd depth, a loss an \
+                     even one, a draw none"
+                )))
+            }
+        };
+        Ok(Probe::of(v))
+    }
+
+    /// `"win"`, `"loss"` or `"draw"`, for the side to move.
+    #[getter]
+    fn value(&self) -> &'static str {
+        self.value.name()
+    }
+
+    /// Plies to the end under perfect play; `None` for a draw.
+    #[getter]
+    fn depth(&self) -> Option<u32> {
+        self.value.depth()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        (self.value(), self.depth())
+            .into_pyobject(py)?
+            .into_any()
+            .try_iter()
+            .map(Bound::into_any)
+    }
+
+    fn __repr__(&self) -> String {
+        match self.value.depth() {
+            Some(d) => format!("Probe(value='{}', depth={d})", self.value.name()),
+            None => format!("Probe(value='{}', depth=None)", self.value.name()),
+        }
+    }
+}
+
+/// A database folder (sector files, written by `morris solve`) or a tables folder (compact
+/// tables, written by `morris tables`) of one variant and rule set, opened for reading.
+///
+/// Made by `morris.open`. Every method takes a position as a `morris.Position` or as text in
+/// notation, releases the GIL while it works, and may be called from many threads at once.
+#[pyclass(name = "Database", module = "morris", frozen)]
+pub(crate) struct PyDatabase {
+    db: Arc<Database>,
+    game: Arc<Game>,
+    path: PathBuf,
+}
+
+impl PyDatabase {
+    /// Runs `f` on the position `position`, without the GIL.
+    fn on<T: Send>(
+        &self,
+        position: &Bound<'_, PyAny>,
+        f: impl FnOnce(&Database, &morris::Position, morris::Color) -> Result<T, Fail> + Send,
+    ) -> PyResult<T> {
+        let target = Target::extract(position, &self.game)?;
+        let (db, game) = (&*self.db, &*self.game);
+        detached(position.py(), || {
+            let (pos, turn) = target.resolve(game)?;
+            f(db, &pos, turn)
+        })
+    }
+}
+
+/// `json.loads` of a JSON text the library wrote.
+pub(crate) fn json_value<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    LOADS.import(py, "json", "loads")?.call1((text,))
+}
+
+#[pymethods]
+impl PyDatabase {
+    /// The variant and rule set.
+    #[getter]
+    fn variant(&self) -> PyVariant {
+        PyVariant::of(self.game.clone())
+    }
+
+    /// The folder as given to `morris.open`.
+    #[getter]
+    fn path(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// Whether the folder holds compact tables (else sector files).
+    #[getter]
+    fn is_tables(&self) -> bool {
+        self.db.is_tables()
+    }
+
+    /// The sectors present, `W-B-WF-BF`, in increasing order.
+    fn sectors(&self) -> Vec<String> {
+        self.db.present().iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The value of a position: `Probe(value, depth)`.
+    ///
+    /// Raises `morris.BadPositionError` (malformed, or no game reaches it),
+    /// `morris.MissingSectorError` (its sector is not solved here) or
+    /// `morris.DamagedFileError`.
+    fn probe(&self, position: &Bound<'_, PyAny>) -> PyResult<Probe> {
+        self.on(position, |db, pos, _| Ok(Probe::of(db.probe(pos)?)))
+    }
+
+    /// Win, draw or loss without the depth: `"win"`, `"draw"` or `"loss"`. From tables only
+    /// the win/draw/loss file is read, which is faster.
+    fn outcome(&self, position: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+        self.on(position, |db, pos, _| {
+            Ok(match db.probe_outcome(pos)? {
+                Outcome::Win => "win",
+                Outcome::Draw => "draw",
+                Outcome::Loss => "loss",
+            })
+        })
+    }
+
+    /// The values of many positions (`morris.Position` objects or texts, any iterable), in
+    /// order, worked out in parallel with the GIL released.
+    ///
+    /// With `errors="raise"` the first position that fails raises its error, the message
+    /// prefixed with `item N: ` (N counting from 0); with `errors="none"` it gets `None`.
+    #[pyo3(
+        signature = (positions, *, errors = String::from("raise")),
+        text_signature = "($self, positions, *, errors='raise')"
+    )]
+    fn probe_many(
+        &self,
+        py: Python<'_>,
+        positions: &Bound<'_, PyAny>,
+        errors: String,
+    ) -> PyResult<Vec<Option<Probe>>> {
+        let raise = match errors.as_str() {
+            "raise" => true,
+            "none" => false,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "errors must be \"raise\" or \"none\", not {errors:?}"
+                )))
+            }
+        };
+        let mut targets = Vec::new();
+        for item in positions.try_iter()? {
+            targets.push(Target::extract(&item?, &self.game)?);
+        }
+        let (db, game) = (&*self.db, &*self.game);
+        let results: Vec<Result<Value, Fail>> = py.detach(|| {
+            targets
+                .par_iter()
+                .with_min_len(256)
+                .map(|t| {
+                    guard(|| {
+                        let (pos, _) = t.resolve(game)?;
+                        Ok(db.probe(&pos)?)
+                    })
+                })
+                .collect()
+        });
+        let mut out = Vec::with_capacity(results.len());
+        for (i, r) in results.into_iter().enumerate() {
+            match r {
+                Ok(v) => out.push(Some(Probe::of(v))),
+                Err(e) if raise => return Err(e.into_py(py, Some(&format!("item {i}: ")))),
+                Err(_) => out.push(None),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The position's value and every legal move's, best first: a dict equal to what
+    /// `morris query --json` prints for it (`variant`, `position`, `value`, `depth`, `moves`:
+    /// `[{"move", "value", "depth"}, ...]`).
+    fn analysis<'py>(&self, position: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let text = self.on(position, |db, pos, turn| {
+            let a = db.analyse(pos)?;
+            Ok(wire::json(&QueryJson::new(db.variant(), pos, turn, &a)))
+        })?;
+        json_value(position.py(), &text)
+    }
+
+    /// The move perfect play picks, in notation, as the explorer's `GET /api/bestmove`
+    /// without a seed (and the C library's `morris_best_move`): among the moves that keep the
+    /// position's value, for a win the first in notation order; for a draw or a loss the one
+    /// that leaves the opponent the fewest replies keeping theirs, then the most mistakes,
+    /// then the first in notation order. `None` when the game is over.
+    fn best_move(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        self.on(position, |db, pos, _| {
+            let choice = morris::query::choose(db, pos, None)?;
+            Ok(choice.map(|c| c.mv.to_notation(db.variant().board())))
+        })
+    }
+
+    /// The dict `morris stats --json` prints for this folder: every sector's counts and the
+    /// start position's value.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let db = &*self.db;
+        let text = detached(py, || {
+            if db.present().is_empty() {
+                return Err(nothing_solved(db));
+            }
+            Ok(wire::json(&StatsJson::read(db)?))
+        })?;
+        json_value(py, &text)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<morris.Database {} of {} in {}>",
+            if self.db.is_tables() {
+                "tables"
+            } else {
+                "sector files"
+            },
+            crate::variant::variant_repr(&self.game.variant),
+            self.path.display()
+        )
+    }
+}
+
+/// Opens `root` for reading: its compact tables when the rule set's folder holds table files,
+/// else its sector files. A folder with neither is an error with the command that fills it.
+pub(crate) fn open_database(root: &Path, game: &Game) -> Result<Database, Fail> {
+    check_folder(root)?;
+    let db = Database::open(root, &game.variant)?;
+    if db.present().is_empty() {
+        return Err(nothing_solved(&db));
+    }
+    Ok(db)
+}
+
+/// The game of a folder: `variant` with the rule keywords when given, else the folder's one
+/// solved rule set (see [`the_rule_set`]).
+fn folder_game(
+    py: Python<'_>,
+    root: &Path,
+    variant: Option<&Bound<'_, PyAny>>,
+    rules: RuleArgs,
+) -> PyResult<Arc<Game>> {
+    match variant {
+        Some(v) if !v.is_none() => crate::variant::resolve(v, rules),
+        _ => {
+            let found = detached(py, || the_rule_set(root, &rules))?;
+            Ok(crate::variant::game_of(found))
+        }
+    }
+}
+
+/// The one rule set solved in `root` that agrees with the rule keywords given: what
+/// `morris.open(path)` opens when it is not told the variant.
+fn the_rule_set(root: &Path, rules: &RuleArgs) -> Result<Variant, Fail> {
+    check_folder(root)?;
+    if !root.exists() {
+        let command = format!("morris solve --variant VARIANT --db {}", root.display());
+        return Err(Fail::NothingSolved {
+            message: format!(
+                "{}: no such folder, so nothing is solved there; run `{command}`",
+                root.display()
+            ),
+            command,
+        });
+    }
+    let overrides = rules.overrides()?;
+    let found: Vec<Variant> = solved_rule_sets(root)?
+        .into_iter()
+        .filter(|v| v.rules() == v.clone().with_overrides(overrides).rules())
+        .collect();
+    let name = |v: &Variant| format!("{} ({})", v.name(), v.rules().id());
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => {
+            let command = format!("morris solve --variant VARIANT --db {}", root.display());
+            Err(Fail::NothingSolved {
+                message: format!(
+                    "{} holds no solved rule set{}: it holds a subfolder per variant and rule \
+                     set, as `{command}` or `morris tables` writes it",
+                    root.display(),
+                    if rules.is_empty() {
+                        ""
+                    } else {
+                        " with these rules"
+                    }
+                ),
+                command,
+            })
+        }
+        many => Err(Fail::BadInput(format!(
+            "{} holds {} rule sets ({}): name the one to open, as in morris.open(path, \"{}\")",
+            root.display(),
+            many.len(),
+            many.iter().map(name).collect::<Vec<_>>().join(", "),
+            many[0].name()
+        ))),
+    }
+}
+
+/// Opens a database folder (written by `morris solve`) or a tables folder (written by
+/// `morris tables`) of `variant` (a name or a `morris.Variant`; rule switches as keywords).
+/// Without `variant`, the folder's one solved rule set (that agrees with the keywords given)
+/// is opened; a folder holding several asks for the variant.
+///
+/// Raises `morris.MissingSectorError` when the folder holds nothing of that rule set (the
+/// message names the command that solves it), `morris.BadInputError` for an unknown variant
+/// or rule value, or a path that is not a folder.
+#[pyfunction]
+#[pyo3(signature = (path, variant = None, *, flying = None, removal = None, phases = None, full_board = None))]
+pub(crate) fn open(
+    py: Python<'_>,
+    path: PathBuf,
+    variant: Option<&Bound<'_, PyAny>>,
+    flying: Option<String>,
+    removal: Option<String>,
+    phases: Option<String>,
+    full_board: Option<String>,
+) -> PyResult<PyDatabase> {
+    let rules = crate::variant::RuleArgs {
+        flying,
+        removal,
+        phases,
+        full_board,
+    };
+    let game = folder_game(py, &path, variant, rules)?;
+    let db = {
+        let (root, game) = (&path, &*game);
+        detached(py, || open_database(root, game))?
+    };
+    Ok(PyDatabase {
+        db: Arc::new(db),
+        game,
+        path,
+    })
+}
+
+/// The tables (`Database::tables`) if the folder holds any of the rule set, else the sector
+/// files mapped (`Database::new`), as `morris stats` reads them.
+fn files(root: &Path, game: &Game) -> Result<Database, Fail> {
+    check_folder(root)?;
+    let tables = Database::tables(root, &game.variant, READER_CACHE_BYTES)?;
+    if !tables.present().is_empty() {
+        return Ok(tables);
+    }
+    let db = Database::new(root, &game.variant)?;
+    if db.present().is_empty() {
+        return Err(nothing_solved(&db));
+    }
+    Ok(db)
+}
+
+/// The dict `morris stats --json` prints for a database or tables folder: per solved sector
+/// its canonical and raw counts of positions, wins, losses and draws, its largest depth and
+/// its file's checksum, and the start position's value (`None` while unsolved).
+#[pyfunction]
+#[pyo3(signature = (path, variant = None, *, flying = None, removal = None, phases = None, full_board = None))]
+pub(crate) fn stats<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    variant: Option<&Bound<'py, PyAny>>,
+    flying: Option<String>,
+    removal: Option<String>,
+    phases: Option<String>,
+    full_board: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = crate::variant::RuleArgs {
+        flying,
+        removal,
+        phases,
+        full_board,
+    };
+    let game = folder_game(py, &path, variant, rules)?;
+    let text = {
+        let (root, game) = (&path, &*game);
+        detached(py, || {
+            let db = files(root, game)?;
+            Ok(wire::json(&StatsJson::read(&db)?))
+        })?
+    };
+    json_value(py, &text)
+}

@@ -1,0 +1,257 @@
+//! Errors: the library's typed errors turned into Python exceptions with the command line's
+//! messages (and its advice: the `morris solve` or `morris tables` that fills a gap), and every
+//! panic caught before it reaches Python.
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+use morris::{Database, InvalidInput, Missing, Sector};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+
+create_exception!(
+    morris,
+    Error,
+    PyException,
+    "Everything morris raises: the base class of its errors."
+);
+create_exception!(
+    morris,
+    BadInputError,
+    Error,
+    "What was given is not valid: a variant, a rule value, a sector, a folder, an option."
+);
+create_exception!(
+    morris,
+    BadPositionError,
+    BadInputError,
+    "A position that is malformed, or that no game from the start reaches."
+);
+create_exception!(
+    morris,
+    BadMoveError,
+    BadInputError,
+    "A move that is malformed, or not legal in the position."
+);
+create_exception!(
+    morris,
+    MissingSectorError,
+    Error,
+    "A sector needed to answer is not solved (or has no tables); the message names the \
+     `morris solve` (or `morris tables`) command that fills it, also in the attribute `command`."
+);
+create_exception!(
+    morris,
+    DamagedFileError,
+    Error,
+    "A database or table file is damaged (a checksum fails, it is truncated, ...); the file is \
+     in the attribute `path`."
+);
+
+/// Why a call failed, on its way to becoming a Python exception.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// The library's error.
+    Lib(morris::Error),
+    /// Bad input the binding itself found (a folder that is a file, options that exclude
+    /// each other).
+    BadInput(String),
+    /// A folder without a single sector of the rule set, and the command that solves some.
+    NothingSolved {
+        /// The message, as the command line's.
+        message: String,
+        /// The command.
+        command: String,
+    },
+    /// A panic: a bug, reported instead of crashing the interpreter.
+    Panic(String),
+    /// An exception raised by Python code the call ran (a progress callback), or an
+    /// interruption (KeyboardInterrupt).
+    Python(PyErr),
+    /// The work was stopped on Python's request ([`Cancelled`]); the caller knows why.
+    Cancelled,
+}
+
+impl From<morris::Error> for Fail {
+    fn from(e: morris::Error) -> Fail {
+        Fail::Lib(e)
+    }
+}
+
+impl From<InvalidInput> for Fail {
+    fn from(e: InvalidInput) -> Fail {
+        Fail::Lib(morris::Error::from(e))
+    }
+}
+
+impl From<PyErr> for Fail {
+    fn from(e: PyErr) -> Fail {
+        Fail::Python(e)
+    }
+}
+
+/// The payload of the unwinding that stops a solve or a proof when Python asked it to stop
+/// (an interruption, an exception in a progress callback); it carries no message and is
+/// never reported as a panic.
+pub(crate) struct Cancelled;
+
+impl Fail {
+    /// The Python exception, its message prefixed with `prefix` when given (a batch says
+    /// which item failed).
+    pub(crate) fn into_py(self, py: Python<'_>, prefix: Option<&str>) -> PyErr {
+        let text = |message: String| match prefix {
+            Some(p) => format!("{p}{message}"),
+            None => message,
+        };
+        match self {
+            Fail::Lib(e) => library_error(py, &e, text(message(&e))),
+            Fail::BadInput(m) => BadInputError::new_err(text(m)),
+            Fail::NothingSolved { message, command } => {
+                let err = MissingSectorError::new_err(text(message));
+                set(py, &err, "sector", None::<String>);
+                set(py, &err, "command", command);
+                err
+            }
+            Fail::Panic(m) => Error::new_err(text(format!(
+                "internal error (a bug in morris, please report it): {m}"
+            ))),
+            Fail::Python(e) => e,
+            Fail::Cancelled => Error::new_err(text(String::from("cancelled"))),
+        }
+    }
+}
+
+/// The exception class of a library error, with its attributes.
+fn library_error(py: Python<'_>, e: &morris::Error, message: String) -> PyErr {
+    match e {
+        morris::Error::Input(InvalidInput::Position { .. }) => BadPositionError::new_err(message),
+        morris::Error::Input(InvalidInput::Move { .. }) => BadMoveError::new_err(message),
+        morris::Error::Input(_) | morris::Error::BadFolder { .. } => {
+            BadInputError::new_err(message)
+        }
+        morris::Error::Missing(m) => {
+            let err = MissingSectorError::new_err(message);
+            set(py, &err, "sector", Some(m.sector.to_string()));
+            set(py, &err, "command", solve_command(m, true));
+            err
+        }
+        morris::Error::Damaged { path, .. } => {
+            let err = DamagedFileError::new_err(message);
+            set(py, &err, "path", path.display().to_string());
+            err
+        }
+        _ => Error::new_err(message),
+    }
+}
+
+/// Sets an attribute of the exception (best effort: the message says it all anyway).
+fn set<'py, V: IntoPyObject<'py>>(py: Python<'py>, err: &PyErr, name: &str, value: V) {
+    let _ = err.value(py).setattr(name, value);
+}
+
+/// The message of a library error as the command line prints it: a missing sector with the
+/// `morris solve` that solves it, an old folder with the command that rebuilds it.
+pub(crate) fn message(e: &morris::Error) -> String {
+    match e {
+        morris::Error::Missing(m) => format!("{e}; run `{}`", solve_command(m, true)),
+        morris::Error::OldFormat { missing, .. } => {
+            format!("{e}: `{}`", solve_command(missing, false))
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// The options that select a variant and rule set, every switch named (as the command line's
+/// advice writes them).
+pub(crate) fn game_options(variant: &str, rules: &morris::Rules) -> String {
+    let mut out = format!("--variant {variant}");
+    for (name, value) in rules.switches() {
+        out.push_str(&format!(" --{name} {value}"));
+    }
+    out
+}
+
+/// The `morris solve` (or, for tables, `morris tables`) that fills in what `m` says is
+/// missing: its sector alone (with `sector`), or its whole rule set.
+pub(crate) fn solve_command(m: &Missing, sector: bool) -> String {
+    if m.tables {
+        return format!(
+            "morris tables {} --db DB --out {}",
+            game_options(&m.variant, &m.rules),
+            m.db.display()
+        );
+    }
+    let mut command = format!(
+        "morris solve {} --db {}",
+        game_options(&m.variant, &m.rules),
+        m.db.display()
+    );
+    if sector {
+        command.push_str(&format!(" --sector {}", m.sector));
+    }
+    command
+}
+
+/// The failure of a folder holding no sector of the rule set, with the command that solves
+/// some (the command line's words).
+pub(crate) fn nothing_solved(db: &Database) -> Fail {
+    let missing = db.missing(Sector::start(db.variant()));
+    let command = match missing.missing() {
+        Some(m) => solve_command(m, false),
+        None => String::from("morris solve"),
+    };
+    let what = if db.is_tables() {
+        "no tables"
+    } else {
+        "no solved sectors"
+    };
+    Fail::NothingSolved {
+        message: format!(
+            "{what} of {} in {}; run `{command}`",
+            db.variant().name(),
+            db.dir().display()
+        ),
+        command,
+    }
+}
+
+/// Refuses a folder argument that exists and is not a folder.
+pub(crate) fn check_folder(dir: &Path) -> Result<(), Fail> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => Err(Fail::BadInput(format!(
+            "{}: not a folder (it holds a subfolder per variant and rule set)",
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Runs `f`, turning a panic into [`Fail::Panic`] (a cancellation into [`Fail::Cancelled`]).
+pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, Fail>) -> Result<T, Fail> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) if payload.is::<Cancelled>() => Err(Fail::Cancelled),
+        Err(payload) => Err(Fail::Panic(panic_message(payload))),
+    }
+}
+
+/// A panic's message.
+fn panic_message(payload: Box<dyn Any + Send>) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        return (*s).to_string();
+    }
+    if let Some(s) = payload.downcast_ref::<String>() {
+        return s.clone();
+    }
+    String::from("a panic without a message")
+}
+
+/// Runs `f` with the GIL released (other Python threads go on meanwhile), a panic caught.
+pub(crate) fn detached<T: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> Result<T, Fail> + Send,
+) -> PyResult<T> {
+    py.detach(|| guard(f)).map_err(|e| e.into_py(py, None))
+}

@@ -1,0 +1,235 @@
+//! `morris.Position`: a position of a variant with its side to move, its notation, its legal
+//! moves, and the position after one.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use morris::rules::{generate, play};
+use morris::{Color, InvalidInput, Move, Position, Sector};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+
+use crate::errors::{detached, BadPositionError, Fail};
+use crate::variant::{Game, PyVariant, RuleArgs};
+
+/// A position of a variant: the pieces on the board, the pieces in hand, the side to move.
+///
+/// Made by `Position.parse(text, variant)`, `Position.start(variant)`, `Variant.parse`,
+/// `Variant.start` or `Position.play`; every position is one that some game from the start
+/// reaches (as `morris query` checks). `str(position)` is its notation.
+#[pyclass(name = "Position", module = "morris", frozen, eq, hash)]
+pub(crate) struct PyPosition {
+    pub(crate) game: Arc<Game>,
+    pub(crate) pos: Position,
+    pub(crate) turn: Color,
+}
+
+impl PartialEq for PyPosition {
+    fn eq(&self, other: &PyPosition) -> bool {
+        self.game.same(&other.game) && self.pos == other.pos && self.turn == other.turn
+    }
+}
+
+impl Hash for PyPosition {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.game.variant.name().hash(state);
+        self.pos.hash(state);
+        self.turn.hash(state);
+    }
+}
+
+impl PyPosition {
+    pub(crate) fn new(game: Arc<Game>, pos: Position, turn: Color) -> PyPosition {
+        PyPosition { game, pos, turn }
+    }
+
+    pub(crate) fn at_start(game: Arc<Game>) -> PyPosition {
+        let pos = Position::start(&game.variant);
+        PyPosition::new(game, pos, Color::White)
+    }
+
+    fn notation(&self) -> String {
+        self.pos.to_notation(&self.game.variant, self.turn)
+    }
+
+    /// The legal moves with their notation, sorted by notation (as `morris moves` lists them).
+    fn named_moves(&self) -> Vec<(String, Move)> {
+        let board = self.game.variant.board();
+        let mut moves: Vec<(String, Move)> = generate(&self.game.variant, &self.pos)
+            .iter()
+            .map(|&m| (m.to_notation(board), m))
+            .collect();
+        moves.sort();
+        moves
+    }
+}
+
+/// What a probe is asked about: a position in notation, or a `Position`.
+pub(crate) enum Target {
+    /// Text, parsed and checked by the database's variant.
+    Text(String),
+    /// A position already parsed; `check` when its rules differ from the database's, so that
+    /// whether a game reaches it is asked again under the database's rules.
+    Given {
+        pos: Position,
+        turn: Color,
+        check: bool,
+    },
+}
+
+impl Target {
+    /// The target of an argument: a `morris.Position` of the same board, or a `str`.
+    pub(crate) fn extract(obj: &Bound<'_, PyAny>, game: &Game) -> PyResult<Target> {
+        if let Ok(p) = obj.cast::<PyPosition>() {
+            let p = p.get();
+            if p.game.variant.name() != game.variant.name() {
+                return Err(BadPositionError::new_err(format!(
+                    "a position of {} cannot be probed in a database of {}",
+                    p.game.variant.name(),
+                    game.variant.name()
+                )));
+            }
+            return Ok(Target::Given {
+                pos: p.pos,
+                turn: p.turn,
+                check: !p.game.same(game),
+            });
+        }
+        if let Ok(text) = obj.extract::<String>() {
+            return Ok(Target::Text(text));
+        }
+        Err(PyTypeError::new_err(format!(
+            "expected a morris.Position or a position in notation (str), not {}",
+            obj.get_type().name()?
+        )))
+    }
+
+    /// The position and its side to move, checked as `morris query` checks it.
+    pub(crate) fn resolve(&self, game: &Game) -> Result<(Position, Color), Fail> {
+        match self {
+            Target::Text(text) => game.parse(text.trim()),
+            Target::Given { pos, turn, check } => {
+                if *check {
+                    game.reachable().check(pos, *turn)?;
+                }
+                Ok((*pos, *turn))
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl PyPosition {
+    /// Parses a position in notation, `ROWS TURN WHITE_HAND BLACK_HAND` (or `start`), of
+    /// `variant` (a name or a `Variant`; rule switches as keywords).
+    ///
+    /// Raises `morris.BadPositionError` for malformed text and for a position no game from
+    /// the start reaches.
+    #[staticmethod]
+    #[pyo3(signature = (text, variant = None, *, flying = None, removal = None, phases = None, full_board = None))]
+    fn parse(
+        py: Python<'_>,
+        text: String,
+        variant: Option<&Bound<'_, PyAny>>,
+        flying: Option<String>,
+        removal: Option<String>,
+        phases: Option<String>,
+        full_board: Option<String>,
+    ) -> PyResult<PyPosition> {
+        let rules = RuleArgs {
+            flying,
+            removal,
+            phases,
+            full_board,
+        };
+        let game = crate::game_arg(py, variant, rules)?;
+        let g = game.clone();
+        let (pos, turn) = detached(py, move || g.parse(text.trim()))?;
+        Ok(PyPosition::new(game, pos, turn))
+    }
+
+    /// The start position of `variant` (the empty board, White to move).
+    #[staticmethod]
+    #[pyo3(signature = (variant = None, *, flying = None, removal = None, phases = None, full_board = None))]
+    fn start(
+        py: Python<'_>,
+        variant: Option<&Bound<'_, PyAny>>,
+        flying: Option<String>,
+        removal: Option<String>,
+        phases: Option<String>,
+        full_board: Option<String>,
+    ) -> PyResult<PyPosition> {
+        let rules = RuleArgs {
+            flying,
+            removal,
+            phases,
+            full_board,
+        };
+        Ok(PyPosition::at_start(crate::game_arg(py, variant, rules)?))
+    }
+
+    /// The variant.
+    #[getter]
+    fn variant(&self) -> PyVariant {
+        PyVariant::of(self.game.clone())
+    }
+
+    /// The side to move: `w` or `b`.
+    #[getter]
+    fn turn(&self) -> String {
+        self.turn.letter().to_string()
+    }
+
+    /// The sector, `W-B-WF-BF`: the side to move's pieces on the board, the other side's, and
+    /// the pieces each has in hand.
+    #[getter]
+    fn sector(&self) -> String {
+        Sector::of(&self.pos).to_string()
+    }
+
+    /// The legal moves in notation (`d7`, `a1-a4`, `d7xg7`), sorted as `morris moves` lists
+    /// them; none when the game is over.
+    fn moves(&self) -> Vec<String> {
+        self.named_moves().into_iter().map(|(n, _)| n).collect()
+    }
+
+    /// The position after `move` (in notation). Raises `morris.BadMoveError` when the move is
+    /// malformed or not legal here.
+    fn play(&self, py: Python<'_>, r#move: String) -> PyResult<PyPosition> {
+        let text = r#move.trim();
+        let fail = |why: String| InvalidInput::Move {
+            input: morris::rules::clip(text),
+            why,
+        };
+        let board = self.game.variant.board();
+        let mv = Move::parse(board, text).map_err(|e| Fail::from(e).into_py(py, None))?;
+        if !generate(&self.game.variant, &self.pos).contains(&mv) {
+            let err = fail(format!(
+                "not a legal move in {} (legal: {})",
+                self.notation(),
+                match self.moves().join(" ") {
+                    s if s.is_empty() => String::from("none, the game is over"),
+                    s => morris::rules::clip(&s),
+                }
+            ));
+            return Err(Fail::from(err).into_py(py, None));
+        }
+        Ok(PyPosition::new(
+            self.game.clone(),
+            play(&self.pos, mv),
+            self.turn.other(),
+        ))
+    }
+
+    fn __str__(&self) -> String {
+        self.notation()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Position('{}', {})",
+            self.notation(),
+            crate::variant::variant_arg_repr(&self.game.variant)
+        )
+    }
+}

@@ -1,0 +1,291 @@
+//! `morris.solve` and `morris.verify`: the command line's `solve` and `verify`, their results as
+//! dicts, their progress to a callback or a bar, Ctrl-C stopping them.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use morris::solve::{solve_units, start_value};
+use morris::space::{endgame_roots, plan};
+use morris::verify::verify_with;
+use morris::{Database, Sector, Value};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{check_folder, nothing_solved, solve_command, Fail};
+use crate::progress::{cancellable, Measure, Reporter, Sink};
+use crate::variant::{Game, RuleArgs};
+
+/// The most worker threads a call starts (as `--threads` allows).
+const MAX_THREADS: usize = 1024;
+
+/// A pool of `threads` workers (default: every core).
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Fail> {
+    if let Some(n) = threads {
+        if !(1..=MAX_THREADS).contains(&n) {
+            return Err(Fail::BadInput(format!(
+                "threads {n}: worker threads must be at least 1 and at most {MAX_THREADS}"
+            )));
+        }
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Fail::BadInput(format!("cannot start worker threads: {e}")))
+}
+
+/// A sector argument, checked as `--sector` is: well formed, and reached by some game.
+fn sector_arg(game: &Game, text: &str) -> Result<Sector, Fail> {
+    let s: Sector = text.parse()?;
+    game.reachable().check_sector(s)?;
+    Ok(s)
+}
+
+/// What `solve` did.
+struct Solved {
+    units: usize,
+    solved: usize,
+    seconds: f64,
+    dir: String,
+    start: Option<Value>,
+}
+
+/// The root sectors: one sector and its needs, the endgames, or the whole game.
+fn roots(game: &Game, max_pieces: Option<u8>, sector: Option<&str>) -> Result<Vec<Sector>, Fail> {
+    match (sector, max_pieces) {
+        (Some(_), Some(_)) => Err(Fail::BadInput(
+            "sector and max_pieces exclude each other: give one".into(),
+        )),
+        (Some(text), None) => Ok(vec![sector_arg(game, text)?]),
+        (None, Some(k)) if k < 3 => Err(Fail::BadInput(format!(
+            "max_pieces {k}: a side needs at least 3 pieces to play"
+        ))),
+        (None, Some(k)) => Ok(endgame_roots(&game.variant, k)),
+        (None, None) => Ok(vec![Sector::start(&game.variant)]),
+    }
+}
+
+/// Options of a run.
+struct Run<'a> {
+    root: &'a Path,
+    game: &'a Game,
+    threads: Option<usize>,
+}
+
+fn run_solve(
+    run: Run<'_>,
+    roots: &[Sector],
+    verify: bool,
+    reporter: &Reporter,
+) -> Result<Solved, Fail> {
+    let units = plan(&run.game.variant, roots);
+    check_folder(run.root)?;
+    let db = Database::new(run.root, &run.game.variant)?;
+    let weights: HashMap<Sector, u64> = units
+        .iter()
+        .map(|u| {
+            (
+                u.sectors[0],
+                u.sectors.iter().map(|&s| db.index(s).size()).sum(),
+            )
+        })
+        .collect();
+    reporter.set_weights(weights);
+    let pool = pool(run.threads)?;
+    let started = Instant::now();
+    let solved = pool.install(|| solve_units(&db, &units, reporter, verify))?;
+    Ok(Solved {
+        units: units.len(),
+        solved,
+        seconds: started.elapsed().as_secs_f64(),
+        dir: db.dir().display().to_string(),
+        start: start_value(&db),
+    })
+}
+
+/// A value as `{"value": ..., "depth": ...}`, or `None`.
+fn value_dict<'py>(py: Python<'py>, v: Option<Value>) -> PyResult<Option<Bound<'py, PyDict>>> {
+    v.map(|v| {
+        let d = PyDict::new(py);
+        d.set_item("value", v.name())?;
+        d.set_item("depth", v.depth())?;
+        Ok(d)
+    })
+    .transpose()
+}
+
+/// Solves `variant` (a name or a `morris.Variant`; rule switches as keywords) into the
+/// database folder `path`, as `morris solve` does: the whole game, or with `max_pieces=K` the
+/// moving-phase sectors with at most K pieces a side, or with `sector="W-B-WF-BF"` that sector
+/// and what it depends on. Work already solved is kept; `verify=True` proves each unit right
+/// after writing it.
+///
+/// `progress` is a callable `progress(done, total)` or a tqdm-style bar (its `total` is set,
+/// then `update(n)` called), counted in index slots of the work units finished. The GIL is
+/// released while solving; Ctrl-C (KeyboardInterrupt) or an exception in `progress` stops the
+/// solve at its next report and is raised.
+///
+/// Returns `{"units", "solved", "already_done", "seconds", "database", "start"}`: the work
+/// units of the plan, those solved now and those found done, the time, the rule set's folder,
+/// and the start position's value (`{"value", "depth"}`, `None` while its sector is unsolved).
+#[pyfunction]
+#[pyo3(signature = (path, variant = None, *, max_pieces = None, sector = None, threads = None, verify = false, progress = None, flying = None, removal = None, phases = None, full_board = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    variant: Option<&Bound<'py, PyAny>>,
+    max_pieces: Option<u8>,
+    sector: Option<String>,
+    threads: Option<usize>,
+    verify: bool,
+    progress: Option<&Bound<'py, PyAny>>,
+    flying: Option<String>,
+    removal: Option<String>,
+    phases: Option<String>,
+    full_board: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = RuleArgs {
+        flying,
+        removal,
+        phases,
+        full_board,
+    };
+    let game = crate::game_arg(py, variant, rules)?;
+    let reporter = Reporter::new(Sink::of(progress)?, Measure::UnitSlots);
+    let solved = {
+        let (root, game, reporter) = (&path, &*game, &reporter);
+        cancellable(py, reporter, || {
+            let roots = roots(game, max_pieces, sector.as_deref())?;
+            let run = Run {
+                root,
+                game,
+                threads,
+            };
+            run_solve(run, &roots, verify, reporter)
+        })?
+    };
+    let out = PyDict::new(py);
+    out.set_item("units", solved.units)?;
+    out.set_item("solved", solved.solved)?;
+    out.set_item("already_done", solved.units - solved.solved)?;
+    out.set_item("seconds", solved.seconds)?;
+    out.set_item("database", solved.dir)?;
+    out.set_item("start", value_dict(py, solved.start)?)?;
+    Ok(out)
+}
+
+/// What `verify` found.
+struct Proved {
+    report: morris::verify::Report,
+    /// The advice for each missing sector, as the command line prints it.
+    missing: Vec<String>,
+}
+
+fn run_verify(
+    run: Run<'_>,
+    sector: Option<&str>,
+    max_faults: usize,
+    resume: bool,
+    reporter: &Reporter,
+) -> Result<Proved, Fail> {
+    check_folder(run.root)?;
+    let variant = &run.game.variant;
+    let db = if Database::tables(run.root, variant, 0)?.present().is_empty() {
+        Database::new(run.root, variant)?
+    } else {
+        Database::whole_tables(run.root, variant)?
+    };
+    let sectors = match sector {
+        Some(text) => vec![sector_arg(run.game, text)?],
+        None => db.expected(),
+    };
+    if sectors.is_empty() {
+        return Err(nothing_solved(&db));
+    }
+    reporter.set_total(
+        sectors
+            .iter()
+            .map(|&s| db.index(s).size() + db.index(s.flipped()).size())
+            .sum(),
+    );
+    let pool = pool(run.threads)?;
+    let report = pool.install(|| verify_with(&db, &sectors, max_faults, resume, reporter));
+    let mut missing: Vec<Sector> = report.faults.iter().filter_map(|f| f.missing).collect();
+    missing.sort();
+    missing.dedup();
+    let missing = missing
+        .into_iter()
+        .filter_map(|s| {
+            let e = db.missing(s);
+            let m = e.missing()?;
+            Some(format!(
+                "sector {s} is missing; solve it with `{}`",
+                solve_command(m, true)
+            ))
+        })
+        .collect();
+    Ok(Proved { report, missing })
+}
+
+/// Proves a database or tables folder as `morris verify` does: every file's header and
+/// checksums, and every stored position recomputed from its children (value and depth). With
+/// `sector="W-B-WF-BF"` only that sector; with `resume=True` sectors proved before (their proof
+/// records match the files) are not recomputed. Faults are listed (at most `max_faults`) and
+/// all counted; they are the result, not exceptions.
+///
+/// `progress` as for `solve`, counted in slots proved. The GIL is released while proving;
+/// Ctrl-C stops it.
+///
+/// Returns `{"sound", "sectors", "positions", "children", "fault_count", "faults", "missing",
+/// "skipped"}`: whether no fault was found, what was checked, the faults as `verify` prints
+/// them (after `FAULT `), the advice for missing sectors, and the sectors not recomputed.
+#[pyfunction]
+#[pyo3(signature = (path, variant = None, *, sector = None, max_faults = 20, resume = false, threads = None, progress = None, flying = None, removal = None, phases = None, full_board = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn verify<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    variant: Option<&Bound<'py, PyAny>>,
+    sector: Option<String>,
+    max_faults: usize,
+    resume: bool,
+    threads: Option<usize>,
+    progress: Option<&Bound<'py, PyAny>>,
+    flying: Option<String>,
+    removal: Option<String>,
+    phases: Option<String>,
+    full_board: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = RuleArgs {
+        flying,
+        removal,
+        phases,
+        full_board,
+    };
+    let game = crate::game_arg(py, variant, rules)?;
+    let reporter = Reporter::new(Sink::of(progress)?, Measure::Steps);
+    let proved = {
+        let (root, game, reporter) = (&path, &*game, &reporter);
+        cancellable(py, reporter, || {
+            let run = Run {
+                root,
+                game,
+                threads,
+            };
+            run_verify(run, sector.as_deref(), max_faults, resume, reporter)
+        })?
+    };
+    let r = &proved.report;
+    let out = PyDict::new(py);
+    out.set_item("sound", r.fault_count == 0)?;
+    out.set_item("sectors", r.sectors)?;
+    out.set_item("positions", r.positions)?;
+    out.set_item("children", r.children)?;
+    out.set_item("fault_count", r.fault_count)?;
+    let faults: Vec<String> = r.faults.iter().map(|f| f.to_string()).collect();
+    out.set_item("faults", faults)?;
+    out.set_item("missing", proved.missing)?;
+    out.set_item("skipped", r.skipped)?;
+    Ok(out)
+}

@@ -1,0 +1,462 @@
+"""The Python package against the command line: every answer, every error message, from the
+same folders.
+
+The fixtures solve six (the whole game), seven and nine (`--max-pieces 5`) with the `morris`
+binary ($MORRIS_BIN, default target/release/morris of the repository) and build six's tables;
+the tests ask the package and `morris query --json -` the same thousands of positions and want
+the same answers, the same analyses and the same error messages.
+"""
+
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import morris
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(os.environ.get("MORRIS_BIN", REPO / "target" / "release" / "morris"))
+
+# Positions per variant compared with the command line.
+SAMPLE = 3000
+
+
+def cli(*args, stdin=None, check=True):
+    """Runs `morris ARGS...` and returns its standard output."""
+    run = subprocess.run(
+        [str(BIN), *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+    )
+    if check and run.returncode != 0:
+        raise AssertionError(f"morris {' '.join(map(str, args))}: exit {run.returncode}\n{run.stderr}")
+    return run.stdout
+
+
+def cli_query(variant, source, texts):
+    """`morris --variant V query SOURCE --json -` for each text: its JSON objects, in order."""
+    out = subprocess.run(
+        [str(BIN), "--variant", variant, "query", *map(str, source), "--json", "-"],
+        input="".join(t + "\n" for t in texts),
+        capture_output=True,
+        text=True,
+    ).stdout
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == len(texts)
+    return lines
+
+
+@pytest.fixture(scope="session")
+def folders(tmp_path_factory):
+    """Six solved whole, seven and nine up to five pieces a side, and six's tables."""
+    if not BIN.exists():
+        pytest.fail(f"no morris binary at {BIN}: run `cargo build --release` or set MORRIS_BIN")
+    root = tmp_path_factory.mktemp("morris")
+    db, tables = root / "db", root / "tables"
+    cli("--variant", "six", "solve", "--db", db, "-q")
+    cli("--variant", "seven", "solve", "--max-pieces", "5", "--db", db, "-q")
+    cli("--variant", "nine", "solve", "--max-pieces", "5", "--db", db, "-q")
+    cli("--variant", "six", "tables", "--db", db, "--out", tables, "-q")
+    return {"db": db, "tables": tables, "root": root}
+
+
+def board_text(variant, white, black, turn, white_hand=0, black_hand=0):
+    """The notation of a board with `white` and `black` (point names) on it."""
+    rows = str(variant.start()).split()[0].split("/")
+    points = iter(variant.points)
+    ranks = []
+    for row in rows:
+        rank = ""
+        for _ in row:
+            p = next(points)
+            rank += "W" if p in white else "B" if p in black else "."
+        ranks.append(rank)
+    return f"{'/'.join(ranks)} {turn} {white_hand} {black_hand}"
+
+
+def random_boards(variant, n, rng, low=3, high=5):
+    """`n` random moving-phase boards with `low` to `high` pieces a side."""
+    out = []
+    for _ in range(n):
+        w, b = rng.randint(low, high), rng.randint(low, high)
+        chosen = rng.sample(variant.points, w + b)
+        out.append(board_text(variant, set(chosen[:w]), set(chosen[w:]), rng.choice("wb")))
+    return out
+
+
+def random_games(variant, n, rng):
+    """`n` distinct positions met in random games from the start."""
+    seen, out = set(), []
+    while len(out) < n:
+        p = variant.start()
+        for _ in range(rng.randint(1, 80)):
+            if str(p) not in seen:
+                seen.add(str(p))
+                out.append(str(p))
+            moves = p.moves()
+            if not moves:
+                break
+            p = p.play(rng.choice(moves))
+    return out[:n]
+
+
+@pytest.fixture(scope="session")
+def samples():
+    rng = random.Random(20261202)
+    return {
+        "six": random_games(morris.Variant("six"), SAMPLE, rng),
+        "seven": random_boards(morris.Variant("seven"), SAMPLE, rng),
+        "nine": random_boards(morris.Variant("nine"), SAMPLE, rng),
+    }
+
+
+def agree(t, variant, source, texts):
+    """Every text answered by the package as the command line answers it."""
+    expected = cli_query(variant, source, texts)
+    answered = errors = 0
+    singles = []
+    for i, (text, want) in enumerate(zip(texts, expected)):
+        if "error" in want:
+            with pytest.raises(morris.Error) as e:
+                t.analysis(text)
+            assert want["error"] == f"line {i + 1}: {e.value}"
+            with pytest.raises(type(e.value)) as e2:
+                t.probe(text)
+            assert str(e2.value) == str(e.value)
+            errors += 1
+            singles.append(None)
+            continue
+        assert t.analysis(text) == want, text
+        probe = t.probe(text)
+        assert (probe.value, probe.depth) == (want["value"], want["depth"]), text
+        assert t.outcome(text) == want["value"]
+        position = morris.Position.parse(text, variant)
+        assert str(position) == want["position"]
+        assert t.probe(position) == probe
+        best = t.best_move(text)
+        assert t.best_move(position) == best
+        if want["moves"]:
+            # A move that keeps the position's value: as good as the analysis's first.
+            first = want["moves"][0]
+            chosen = [m for m in want["moves"] if m["move"] == best]
+            assert chosen and (chosen[0]["value"], chosen[0]["depth"]) == (first["value"], first["depth"]), text
+        else:
+            assert best is None
+        singles.append(probe)
+        answered += 1
+    assert t.probe_many(texts, errors="none") == singles
+    assert answered > len(texts) // 2
+    return answered, errors
+
+
+@pytest.mark.parametrize("variant", ["six", "seven", "nine"])
+def test_database_answers_as_the_command_line(folders, samples, variant):
+    t = morris.open(folders["db"], variant)
+    assert not t.is_tables
+    assert t.variant == morris.Variant(variant)
+    agree(t, variant, ["--db", folders["db"]], samples[variant])
+
+
+def test_tables_answer_as_the_command_line(folders, samples):
+    t = morris.open(folders["tables"], "six")
+    assert t.is_tables
+    agree(t, "six", ["--tables", folders["tables"]], samples["six"])
+
+
+def test_open_finds_the_folders_rule_set(folders):
+    # The issue's one-liner: a folder of six alone needs no variant.
+    t = morris.open(folders["tables"])
+    assert t.variant == morris.Variant("six") and t.is_tables
+    assert repr(t.probe(morris.Position.start("six"))) == "Probe(value='draw', depth=None)"
+    assert morris.stats(folders["tables"])["variant"] == "six"
+    # A folder of three games asks which.
+    with pytest.raises(morris.BadInputError, match="holds 3 rule sets") as e:
+        morris.open(folders["db"])
+    assert all(name in str(e.value) for name in ("six", "seven", "nine"))
+    # Rule keywords narrow the search; none of these rules is solved there.
+    with pytest.raises(morris.MissingSectorError, match="no solved rule set with these rules"):
+        morris.open(folders["tables"], removal="strict")
+    with pytest.raises(morris.MissingSectorError, match="no solved rule set"):
+        morris.open(folders["root"])
+
+
+def test_moves_are_the_command_lines(samples):
+    texts = samples["six"][:500]
+    out = cli("--variant", "six", "moves", "--json", "-", stdin="".join(t + "\n" for t in texts))
+    for text, line in zip(texts, out.splitlines()):
+        assert morris.Position.parse(text, "six").moves() == json.loads(line)
+
+
+def test_variants_are_the_command_lines():
+    listed = json.loads(cli("variants", "--json"))
+    assert morris.variants() == [v["name"] for v in listed]
+    for v in listed:
+        assert morris.Variant(v["name"]).info == v
+
+
+def test_positions():
+    six = morris.Variant("six")
+    p = morris.Position.start(six)
+    assert p == six.start() == morris.Position.parse("start", "six")
+    assert str(p).endswith(" w 6 6") and set(str(p).split()[0]) == {".", "/"}
+    assert p.turn == "w" and p.sector == "0-0-6-6"
+    assert p.variant == six
+    q = p.play(p.moves()[0])
+    assert q.turn == "b" and q.sector == "0-1-6-5"
+    assert morris.Position.parse(str(q), six) == q
+    assert len({p, q, six.start()}) == 2
+    nine = morris.Position.start()
+    assert nine.variant.name == "nine"
+    assert str(nine) == ".../.../.../....../.../.../... w 9 9"
+    assert morris.Position.parse(".../.../.../....../.../.../... w 9 9") == nine
+    strict = morris.Variant("nine", removal="strict")
+    assert strict.rules["removal"] == "strict" and repr(strict) == "Variant('nine', removal='strict')"
+    assert strict != morris.Variant("nine")
+    assert morris.Probe("win", 3) == morris.Probe("win", 3)
+    value, depth = morris.Probe("draw")
+    assert (value, depth) == ("draw", None)
+
+
+def test_errors(folders):
+    six = morris.Variant("six")
+    t = morris.open(folders["db"], six)
+    white = six.points[:2]
+    black = six.points[5:8]
+    cases = [
+        "not a position",
+        "W/B w 0 0",
+        # Black to move, White (who just moved) with two pieces: no game gets there.
+        board_text(six, set(white), set(black), "b"),
+    ]
+    expected = cli_query("six", ["--db", folders["db"]], cases)
+    for i, (text, want) in enumerate(zip(cases, expected)):
+        with pytest.raises(morris.BadPositionError) as e:
+            t.probe(text)
+        assert want["error"] == f"line {i + 1}: {e.value}"
+        with pytest.raises(morris.BadPositionError):
+            six.parse(text)
+        with pytest.raises(morris.BadPositionError):
+            t.probe_many(["start", text])
+    assert isinstance(e.value, morris.BadInputError) and isinstance(e.value, morris.Error)
+    assert "cannot occur in a game" in str(e.value)
+    with pytest.raises(morris.BadInputError, match="unknown variant"):
+        morris.Variant("ten")
+    with pytest.raises(morris.BadInputError, match="unknown removal value"):
+        morris.Variant("nine", removal="gentle")
+    with pytest.raises(morris.BadMoveError):
+        six.start().play("z9")
+    with pytest.raises(morris.BadMoveError, match="not a legal move"):
+        six.start().play("a1-a3")
+    with pytest.raises(TypeError):
+        t.probe(42)
+    with pytest.raises(morris.BadPositionError, match="a position of nine"):
+        t.probe(morris.Position.start("nine"))
+
+
+def test_a_missing_sector_names_the_command_that_solves_it(folders):
+    nine = morris.Variant("nine")
+    t = morris.open(folders["db"], nine)
+    pts = nine.points
+    # Six pieces a side in the moving phase: sector 6-6-0-0, beyond --max-pieces 5.
+    text = board_text(nine, set(pts[0:6]), set(pts[10:16]), "w")
+    [want] = cli_query("nine", ["--db", folders["db"]], [text])
+    with pytest.raises(morris.MissingSectorError) as e:
+        t.probe(text)
+    assert want["error"] == f"line 1: {e.value}"
+    assert e.value.sector == "6-6-0-0"
+    assert e.value.command.startswith("morris solve --variant nine")
+    assert f"run `{e.value.command}`" in str(e.value)
+    assert t.probe_many([text], errors="none") == [None]
+    solved = board_text(nine, set(pts[:3]), set(pts[5:8]), "w")
+    with pytest.raises(morris.MissingSectorError, match="item 1: sector 6-6-0-0 is not solved"):
+        t.probe_many([solved, text])
+    # A folder with nothing of the rule set.
+    with pytest.raises(morris.MissingSectorError, match="no solved sectors of nine"):
+        morris.open(folders["root"] / "empty", "nine")
+    with pytest.raises(morris.MissingSectorError, match="no such folder"):
+        morris.open(folders["root"] / "empty")
+    with pytest.raises(morris.MissingSectorError, match="no solved sectors of nine"):
+        morris.open(folders["db"], "nine", flying="always")
+    with pytest.raises(morris.BadInputError, match="not a folder"):
+        morris.open(Path(__file__))
+
+
+def damaged_copy(folders, tmp_path, tables=False):
+    """A copy of six's database (or tables) with a byte of sector 3-3-0-0's payload flipped."""
+    source = folders["tables" if tables else "db"]
+    copy = tmp_path / ("tables" if tables else "db")
+    shutil.copytree(source, copy)
+    [folder] = [d for d in copy.iterdir() if d.name.startswith("six.")]
+    path = folder / ("3-3-0-0.wdl" if tables else "3-3-0-0.sec")
+    data = bytearray(path.read_bytes())
+    if tables:
+        at = len(data) - 1  # in the last block's compressed bytes
+    else:
+        (payload,) = struct.unpack_from("<Q", data, 288)
+        at = payload + 7
+    data[at] ^= 0xFF
+    path.write_bytes(bytes(data))
+    return copy, path
+
+
+@pytest.mark.parametrize("tables", [False, True])
+def test_a_damaged_file_is_reported(folders, tmp_path, tables):
+    copy, path = damaged_copy(folders, tmp_path, tables)
+    six = morris.Variant("six")
+    t = morris.open(copy, six)
+    pts = six.points
+    text = board_text(six, {pts[0], pts[1], pts[6]}, {pts[3], pts[9], pts[12]}, "w")
+    source = ["--tables" if tables else "--db", copy]
+    [want] = cli_query("six", source, [text])
+    with pytest.raises(morris.DamagedFileError) as e:
+        t.probe(text)
+    assert want["error"] == f"line 1: {e.value}"
+    assert "damaged" in str(e.value) and e.value.path == str(path)
+    report = morris.verify(copy, six, sector="3-3-0-0")
+    assert not report["sound"] and report["fault_count"] >= 1
+
+
+def test_probe_many_is_probe_one_by_one(folders):
+    nine = morris.Variant("nine")
+    t = morris.open(folders["db"], nine)
+    texts = random_boards(nine, 100_000, random.Random(7))
+    start = time.perf_counter()
+    many = t.probe_many(texts, errors="none")
+    batch = time.perf_counter() - start
+    start = time.perf_counter()
+    ones = []
+    for text in texts:
+        try:
+            ones.append(t.probe(text))
+        except morris.Error:
+            ones.append(None)
+    single = time.perf_counter() - start
+    assert many == ones
+    assert sum(p is not None for p in many) > 90_000
+    positions = [nine.parse(text) for text in texts[:10_000]]
+    assert t.probe_many(positions) == t.probe_many(texts[:10_000])
+    assert t.probe_many(iter(positions[:10])) == many[:10]
+    print(f"100000 probes: probe_many {batch:.2f} s, one by one {single:.2f} s")
+
+
+def test_threads_probe_at_once(folders, samples):
+    six = morris.open(folders["tables"], "six")
+    nine = morris.open(folders["db"], "nine")
+    jobs = [(six, samples["six"]), (nine, samples["nine"])]
+    expected = [t.probe_many(texts, errors="none") for t, texts in jobs]
+    barrier = threading.Barrier(8)
+    results, failures = {}, []
+
+    def work(k):
+        try:
+            t, texts = jobs[k % 2]
+            barrier.wait()
+            out = []
+            for text in texts:
+                try:
+                    out.append(t.probe(text))
+                except morris.Error:
+                    out.append(None)
+            results[k] = out
+        except BaseException as e:  # noqa: BLE001 - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not failures
+    for k in range(8):
+        assert results[k] == expected[k % 2]
+
+
+def test_solve_stats_verify(folders, tmp_path):
+    db = tmp_path / "db"
+    calls = []
+    ticks = [0]
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    # The GIL is released while solving: another thread runs meanwhile.
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        report = morris.solve(db, "six", progress=lambda done, total: calls.append((done, total)))
+    finally:
+        stop.set()
+        ticker.join()
+    assert report["units"] == report["solved"] > 0 and report["already_done"] == 0
+    assert report["start"] == {"value": "draw", "depth": None}
+    assert calls and calls[-1][0] == calls[-1][1] > 0
+    assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
+    assert ticks[0] > 10
+    again = morris.solve(db, "six")
+    assert again["solved"] == 0 and again["already_done"] == report["units"]
+
+    stats = morris.stats(db, "six")
+    assert stats == json.loads(cli("--variant", "six", "stats", "--db", db, "--json"))
+    # The same solve gives the same files as the command line's.
+    assert stats == json.loads(cli("--variant", "six", "stats", "--db", folders["db"], "--json"))
+    assert morris.open(db, "six").stats() == stats
+    tables = morris.stats(folders["tables"], "six")
+    assert tables == json.loads(cli("--variant", "six", "stats", "--tables", folders["tables"], "--json"))
+
+    class Bar:
+        """A tqdm-style bar."""
+
+        def __init__(self):
+            self.total, self.n = None, 0
+
+        def update(self, n):
+            self.n += n
+
+    bar = Bar()
+    proof = morris.verify(db, "six", progress=bar)
+    assert proof["sound"] and proof["fault_count"] == 0 and proof["faults"] == []
+    assert proof["sectors"] == len(stats["sectors"])
+    assert bar.total > 0 and bar.n == bar.total
+    assert morris.verify(folders["tables"], "six", sector="3-3-0-0")["sound"]
+    with pytest.raises(morris.BadInputError, match="invalid sector"):
+        morris.verify(db, "six", sector="9-9-9-9")
+    with pytest.raises(morris.BadInputError, match="at least 3 pieces"):
+        morris.solve(db, "six", max_pieces=2)
+
+
+def test_a_failing_callback_stops_the_solve(tmp_path):
+    db = tmp_path / "db"
+
+    def progress(done, total):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        morris.solve(db, "nine", max_pieces=4, progress=progress)
+    assert not list(db.rglob("*.tmp"))
+    # The folder is left as an interrupted command line run leaves it: solving goes on.
+    assert morris.solve(db, "nine", max_pieces=4)["units"] > 0
+
+
+def test_ctrl_c_stops_the_solve(tmp_path):
+    import _thread
+
+    db = tmp_path / "db"
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        morris.solve(db, "nine", max_pieces=5)
+    timer.cancel()
+    assert time.perf_counter() - start < 6
+    assert not list(db.rglob("*.tmp"))
