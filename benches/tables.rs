@@ -1,5 +1,6 @@
 //! Probing compact tables: the win/draw/loss of random positions and a full `query` analysis
-//! (every move valued), warm, and the first probe of a sector just opened (cold blocks).
+//! (every move valued), warm, on one thread and (values) on every core, and the first probe of
+//! a sector just opened (cold blocks).
 //!
 //! The tables are those of `$MORRIS_TABLES` (nine, default rules: e.g. the whole game's,
 //! built by `morris tables`), or else of nine `--max-pieces 5`, solved and built here once.
@@ -13,6 +14,7 @@ use morris::space::{endgame_roots, plan};
 use morris::store::{Database, READER_CACHE_BYTES};
 use morris::tables::{build_tables, Options};
 use morris::{Position, Silent, Variant};
+use rayon::prelude::*;
 
 /// The tables folder to probe.
 fn tables(v: &Variant) -> PathBuf {
@@ -88,6 +90,15 @@ fn probe(c: &mut Criterion) {
         b.iter(|| {
             sample
                 .iter()
+                .filter(|p| db.probe(black_box(p)).unwrap().depth().is_some())
+                .count()
+        })
+    });
+    // As the Python package's `probe_many` works: the batch spread over every core.
+    group.bench_function("value/parallel", |b| {
+        b.iter(|| {
+            sample
+                .par_iter()
                 .filter(|p| db.probe(black_box(p)).unwrap().depth().is_some())
                 .count()
         })
