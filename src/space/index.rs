@@ -491,6 +491,32 @@ pub struct SectorIndex {
     size: u64,
 }
 
+/// The slot of `pos` in its own sector: what [`SectorIndex::index`] answers, from borrowed
+/// orbit tables without making an index (readers probing from many threads at once would
+/// otherwise all count references to the one table).
+#[inline]
+pub(crate) fn slot_of(orbits: &Orbits, pos: &Position) -> u64 {
+    let free = orbits.points - pos.mover.len();
+    let stride = orbits.binomial(free, pos.opponent.len());
+    rank(orbits, stride, pos, orbits.entry(pos.mover))
+}
+
+/// The slot of `pos` whose mover set has the table entry `e`, `stride` slots a row.
+#[inline]
+fn rank(o: &Orbits, stride: u64, pos: &Position, e: Entry) -> u64 {
+    let sym = &o.syms[e.sym()];
+    let rep = sym.apply(pos.mover.bits());
+    let free = !rep & PointSet::first(o.points as usize).bits();
+    let opp = sym.apply(pos.opponent.bits());
+    let mut best = o.squeezed_rank(opp, free);
+    if e.stabilised() {
+        for &t in &o.size(pos.mover.len() as usize).stabilisers[e.rank()] {
+            best = best.min(o.squeezed_rank(o.syms[t as usize].apply(opp), free));
+        }
+    }
+    e.rank() as u64 * stride + best
+}
+
 impl SectorIndex {
     /// The index of `sector` over shared orbit tables.
     pub fn new(orbits: Arc<Orbits>, sector: Sector) -> SectorIndex {
@@ -526,18 +552,7 @@ impl SectorIndex {
     pub(crate) fn index_with(&self, pos: &Position, e: Entry) -> u64 {
         debug_assert_eq!(Sector::of(pos), self.sector);
         debug_assert_eq!(e, self.orbits.entry(pos.mover));
-        let o = &*self.orbits;
-        let sym = &o.syms[e.sym()];
-        let rep = sym.apply(pos.mover.bits());
-        let free = !rep & PointSet::first(o.points as usize).bits();
-        let opp = sym.apply(pos.opponent.bits());
-        let mut best = o.squeezed_rank(opp, free);
-        if e.stabilised() {
-            for &t in &o.size(self.sector.mover as usize).stabilisers[e.rank()] {
-                best = best.min(o.squeezed_rank(o.syms[t as usize].apply(opp), free));
-            }
-        }
-        e.rank() as u64 * self.stride + best
+        rank(&self.orbits, self.stride, pos, e)
     }
 
     /// The slots of one row: the opponent sets of one mover orbit.

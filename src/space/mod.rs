@@ -5,6 +5,7 @@ mod reach;
 mod schedule;
 mod sector;
 
+pub(crate) use index::slot_of;
 pub(crate) use index::{next_combination, spread, Entry, OneMore, RowRank};
 pub use index::{Orbits, SectorIndex};
 pub use reach::{reachable, Reachable};

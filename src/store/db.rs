@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex};
+
+use arc_swap::ArcSwap;
 
 use super::cache::BlockCache;
 use super::file::SectorFile;
@@ -14,7 +16,7 @@ use crate::rules::Position;
 use crate::rules::Variant;
 use crate::rules::{Outcome, Value};
 use crate::space::Sector;
-use crate::space::{plan, Orbits, SectorIndex};
+use crate::space::{plan, slot_of, Orbits, SectorIndex};
 
 /// The solved sectors of one variant and rule set, under `DIR/<rule set>/`, opened lazily.
 #[derive(Debug)]
@@ -23,7 +25,11 @@ pub struct Database {
     dir: PathBuf,
     variant: Variant,
     orbits: Arc<Orbits>,
-    files: RwLock<HashMap<Sector, Arc<SectorFile>>>,
+    /// The files opened so far: read without a lock or a shared count (readers probe from
+    /// many threads at once), replaced whole when a file is opened or all are forgotten.
+    files: ArcSwap<HashMap<Sector, Arc<SectorFile>>>,
+    /// Held while a file is opened and added to `files`, so that no opening is lost.
+    opening: Mutex<()>,
     /// Where reads go: `None` maps the files (the solver, the proof); a cache reads them
     /// block by block ([`Database::reader`], and tables).
     cache: Option<Arc<BlockCache>>,
@@ -42,8 +48,15 @@ enum Holds {
     WholeTables,
 }
 
-/// The blocks a reader keeps by default: 64 MiB, 64 blocks of the format's size.
+/// The blocks a reader of compact tables keeps by default: 64 MiB, thousands of their small
+/// blocks.
 pub const READER_CACHE_BYTES: u64 = 64 << 20;
+
+/// The blocks a reader of sector files keeps by default ([`Database::open`], `serve`): 1 GiB,
+/// 1,024 blocks of the format's 1 MiB. A block dropped must be read and checked whole again
+/// for the next position in it: with 64 MiB, random probes of nine's endgames to six pieces a
+/// side (454 MB) took 210 µs each. The memory is taken only as blocks are read.
+pub const SECTOR_READER_CACHE_BYTES: u64 = 1 << 30;
 
 impl Database {
     /// The database of `variant` under `root` (the folder need not exist yet).
@@ -107,7 +120,8 @@ impl Database {
             dir: root.join(rule_set_folder(variant)),
             variant: variant.clone(),
             orbits: Arc::new(Orbits::new(variant)),
-            files: RwLock::new(HashMap::new()),
+            files: ArcSwap::from_pointee(HashMap::new()),
+            opening: Mutex::new(()),
             cache: None,
             holds,
         })
@@ -252,7 +266,11 @@ impl Database {
     /// # Errors
     /// `Error::Missing` when the sector has no file; the errors of [`SectorFile::open`].
     pub fn sector(&self, sector: Sector) -> Result<Arc<SectorFile>, Error> {
-        if let Some(f) = self.files.read().unwrap().get(&sector) {
+        if let Some(f) = self.files.load().get(&sector) {
+            return Ok(f.clone());
+        }
+        let _opening = self.opening.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = self.files.load().get(&sector) {
             return Ok(f.clone());
         }
         let path = self.path(sector);
@@ -272,8 +290,27 @@ impl Database {
                 SectorFile::open_tables(&self.dir, variant, index, cache.clone(), whole)?
             }
         });
-        self.files.write().unwrap().insert(sector, file.clone());
+        let mut files = HashMap::clone(&self.files.load());
+        files.insert(sector, file.clone());
+        self.files.store(Arc::new(files));
         Ok(file)
+    }
+
+    /// `f` of the opened file of `sector`, without counting a reference to it when it is
+    /// open already (the probes' path).
+    ///
+    /// # Errors
+    /// As [`Database::sector`], and `f`'s.
+    #[inline]
+    fn with_file<T>(
+        &self,
+        sector: Sector,
+        f: impl FnOnce(&SectorFile) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        if let Some(file) = self.files.load().get(&sector) {
+            return f(file);
+        }
+        f(&*self.sector(sector)?)
     }
 
     /// The error of a sector this database lacks, with what solving it takes.
@@ -290,7 +327,8 @@ impl Database {
 
     /// Forgets opened files (after they were rewritten).
     pub fn forget(&self) {
-        self.files.write().unwrap().clear();
+        let _opening = self.opening.lock().unwrap_or_else(|e| e.into_inner());
+        self.files.store(Arc::new(HashMap::new()));
     }
 
     /// The value of any valid position: finished positions are losses at depth 0 without a
@@ -302,15 +340,16 @@ impl Database {
         if too_few_pieces(pos) {
             return Ok(Value::Loss(0));
         }
-        let sector = Sector::of(pos);
-        let file = self.sector(sector)?;
-        let slot = self.index(sector).index(pos);
-        file.cell_of(slot, Some(pos))?
-            .ok_or_else(|| Error::damaged(file.path(), Damage::UnusedSlot { slot }))
+        let slot = slot_of(&self.orbits, pos);
+        self.with_file(Sector::of(pos), |file| {
+            file.cell_of(slot, Some(pos))?
+                .ok_or_else(|| Error::damaged(file.path(), Damage::UnusedSlot { slot }))
+        })
     }
 
     /// Opens `root` for reading whatever it holds of `variant`: its compact tables when the
-    /// rule-set folder holds table files, else its database (as [`Database::reader`]).
+    /// rule-set folder holds table files, else its database (as [`Database::reader`]), each
+    /// with its default cache ([`READER_CACHE_BYTES`], [`SECTOR_READER_CACHE_BYTES`]).
     ///
     /// # Errors
     /// As [`Database::reader`] and [`Database::tables`].
@@ -319,7 +358,7 @@ impl Database {
         if !tables.present().is_empty() {
             return Ok(tables);
         }
-        Database::reader(root, variant, READER_CACHE_BYTES)
+        Database::reader(root, variant, SECTOR_READER_CACHE_BYTES)
     }
 
     /// Win, draw or loss of a position, without its depth: from tables, only the
@@ -331,9 +370,8 @@ impl Database {
         if too_few_pieces(pos) {
             return Ok(Outcome::Loss);
         }
-        let sector = Sector::of(pos);
-        let file = self.sector(sector)?;
-        file.outcome_of(self.index(sector).index(pos), pos)
+        let slot = slot_of(&self.orbits, pos);
+        self.with_file(Sector::of(pos), |file| file.outcome_of(slot, pos))
     }
 }
 
