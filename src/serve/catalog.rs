@@ -11,7 +11,7 @@ use crate::invalid::InvalidInput;
 use crate::rules::{RuleOverrides, Variant};
 use crate::space::Reachable;
 use crate::store::Database;
-use crate::store::{rule_set_folder, READER_CACHE_BYTES};
+use crate::store::{rule_set_folder, READER_CACHE_BYTES, SECTOR_READER_CACHE_BYTES};
 
 /// A known variant with one supported rule set.
 #[derive(Debug)]
@@ -126,7 +126,7 @@ impl Catalog {
         let o = Arc::new(Opened {
             db: match self.tables {
                 true => Database::tables(&self.root, &set.variant, READER_CACHE_BYTES)?,
-                false => Database::reader(&self.root, &set.variant, READER_CACHE_BYTES)?,
+                false => Database::reader(&self.root, &set.variant, SECTOR_READER_CACHE_BYTES)?,
             },
             reachable,
         });
