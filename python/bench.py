@@ -17,9 +17,15 @@ import argparse
 import os
 import platform
 import random
+import sys
 import time
 
-import morris
+# The installed package, not the source folder beside this script (python/morris/ lacks the
+# compiled module).
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
+
+import morris  # noqa: E402
 
 
 def cpu_name():

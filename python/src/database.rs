@@ -42,6 +42,37 @@ impl Probe {
     }
 }
 
+/// The depths below which every value has one shared `Probe` object.
+const SHARED_DEPTHS: u32 = 1024;
+
+/// The `Probe` object of `value`: one shared object per value of depth below
+/// [`SHARED_DEPTHS`] (a batch of 100,000 answers makes no new objects; a `Probe` is frozen), a
+/// new one beyond.
+pub(crate) fn probe_object(py: Python<'_>, value: Value) -> PyResult<Py<Probe>> {
+    static SHARED: PyOnceLock<Vec<Py<Probe>>> = PyOnceLock::new();
+    let shared = SHARED.get_or_try_init(py, || {
+        (0..=SHARED_DEPTHS)
+            .map(|i| {
+                let v = match i {
+                    SHARED_DEPTHS => Value::Draw,
+                    d if d % 2 == 1 => Value::Win(d),
+                    d => Value::Loss(d),
+                };
+                Py::new(py, Probe::of(v))
+            })
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    // Wins have odd depths and losses even ones: the depth alone says which.
+    let at = match value {
+        Value::Draw => Some(SHARED_DEPTHS),
+        Value::Win(d) | Value::Loss(d) => Some(d).filter(|&d| d < SHARED_DEPTHS),
+    };
+    match at {
+        Some(i) => Ok(shared[i as usize].clone_ref(py)),
+        None => Py::new(py, Probe::of(value)),
+    }
+}
+
 #[pymethods]
 impl Probe {
     /// `Probe("win", 13)`, `Probe("loss", 0)`, `Probe("draw")`: wins have odd depths,
@@ -155,8 +186,9 @@ impl PyDatabase {
     /// Raises `morris.BadPositionError` (malformed, or no game reaches it),
     /// `morris.MissingSectorError` (its sector is not solved here) or
     /// `morris.DamagedFileError`.
-    fn probe(&self, position: &Bound<'_, PyAny>) -> PyResult<Probe> {
-        self.on(position, |db, pos, _| Ok(Probe::of(db.probe(pos)?)))
+    fn probe(&self, position: &Bound<'_, PyAny>) -> PyResult<Py<Probe>> {
+        let value = self.on(position, |db, pos, _| Ok(db.probe(pos)?))?;
+        probe_object(position.py(), value)
     }
 
     /// Win, draw or loss without the depth: `"win"`, `"draw"` or `"loss"`. From tables only
@@ -185,7 +217,7 @@ impl PyDatabase {
         py: Python<'_>,
         positions: &Bound<'_, PyAny>,
         errors: String,
-    ) -> PyResult<Vec<Option<Probe>>> {
+    ) -> PyResult<Vec<Option<Py<Probe>>>> {
         let raise = match errors.as_str() {
             "raise" => true,
             "none" => false,
@@ -215,7 +247,7 @@ impl PyDatabase {
         let mut out = Vec::with_capacity(results.len());
         for (i, r) in results.into_iter().enumerate() {
             match r {
-                Ok(v) => out.push(Some(Probe::of(v))),
+                Ok(v) => out.push(Some(probe_object(py, v)?)),
                 Err(e) if raise => return Err(e.into_py(py, Some(&format!("item {i}: ")))),
                 Err(_) => out.push(None),
             }

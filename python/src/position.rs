@@ -82,6 +82,14 @@ impl Target {
     pub(crate) fn extract(obj: &Bound<'_, PyAny>, game: &Game) -> PyResult<Target> {
         if let Ok(p) = obj.cast::<PyPosition>() {
             let p = p.get();
+            // Positions made for this game (the usual case) share its `Game`.
+            if std::ptr::eq(&*p.game, game) {
+                return Ok(Target::Given {
+                    pos: p.pos,
+                    turn: p.turn,
+                    check: false,
+                });
+            }
             if p.game.variant.name() != game.variant.name() {
                 return Err(BadPositionError::new_err(format!(
                     "a position of {} cannot be probed in a database of {}",
