@@ -21,6 +21,7 @@
 #![deny(missing_debug_implementations)]
 #![warn(unreachable_pub)]
 
+mod cpu;
 mod error;
 mod invalid;
 mod kernel;
@@ -39,6 +40,7 @@ pub mod mpi;
 #[cfg(feature = "serve")]
 pub mod serve;
 
+pub use cpu::missing_cpu_feature;
 pub use error::{Damage, Error, Foreign, Limit, Missing};
 pub use invalid::InvalidInput;
 pub use progress::{Progress, Silent, UnitTimes};

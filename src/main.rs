@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    if let Some(missing) = missing_cpu_feature() {
+    if let Some(missing) = morris::missing_cpu_feature() {
         let _ = writeln!(
             io::stderr(),
             "morris: this build needs the processor feature {missing}, which this processor \
@@ -33,35 +33,4 @@ fn main() -> ExitCode {
             ExitCode::from(failure.code)
         }
     }
-}
-
-/// An instruction set extension the build was compiled to use (`.cargo/config.toml` asks for
-/// x86-64-v2) that this processor lacks: checked before any of our code runs, since such an
-/// instruction would end the process with SIGILL.
-fn missing_cpu_feature() -> Option<&'static str> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        macro_rules! check {
-            ($($feature:tt),*) => {
-                $(if cfg!(target_feature = $feature) && !std::is_x86_feature_detected!($feature) {
-                    return Some($feature);
-                })*
-            };
-        }
-        check!(
-            "popcnt",
-            "sse4.2",
-            "sse4.1",
-            "ssse3",
-            "sse3",
-            "cmpxchg16b",
-            "bmi1",
-            "bmi2",
-            "lzcnt",
-            "avx",
-            "avx2",
-            "fma"
-        );
-    }
-    None
 }

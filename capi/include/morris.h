@@ -54,8 +54,9 @@
 #define MORRIS_DAMAGED 3
 
 /**
- * A file or folder could not be read (it does not exist, permissions, a failing disk), or
- * memory could not be had.
+ * A file or folder could not be read (it does not exist, permissions, a failing disk),
+ * memory could not be had, or (`morris_open`) the processor lacks an instruction set
+ * extension this build of the library was compiled for.
  */
 #define MORRIS_IO 4
 

@@ -38,8 +38,9 @@ pub const MORRIS_MISSING: c_int = 2;
 /// A file is damaged, belongs to another variant or rule set, or was written in another
 /// format version: its data cannot be used (the message says which, and how to rebuild).
 pub const MORRIS_DAMAGED: c_int = 3;
-/// A file or folder could not be read (it does not exist, permissions, a failing disk), or
-/// memory could not be had.
+/// A file or folder could not be read (it does not exist, permissions, a failing disk),
+/// memory could not be had, or (`morris_open`) the processor lacks an instruction set
+/// extension this build of the library was compiled for.
 pub const MORRIS_IO: c_int = 4;
 /// An internal error: a panic was caught at the boundary. Please report it with the message.
 pub const MORRIS_PANIC: c_int = 5;
@@ -194,6 +195,15 @@ pub unsafe extern "C" fn morris_open(
     rules: *const c_char,
 ) -> *mut morris_db {
     let opened = guard(|| {
+        if let Some(feature) = morris_lib::missing_cpu_feature() {
+            return Err(Failure::new(
+                MORRIS_IO,
+                format!(
+                    "this build of libmorris needs the processor feature {feature}, which this \
+                     processor lacks; build it with RUSTFLAGS=\"-C target-cpu=native\""
+                ),
+            ));
+        }
         // SAFETY: the caller's promise.
         let root = unsafe { convert::path(path, "path") }?;
         // SAFETY: the caller's promise.

@@ -33,41 +33,10 @@ pub(crate) fn game_arg(
     }
 }
 
-/// An instruction set extension the build was compiled to use (the repository's
-/// `.cargo/config.toml` asks for x86-64-v2) that this processor lacks: checked when the
-/// module is imported, before any of the library's code runs, as the command line checks it.
-fn missing_cpu_feature() -> Option<&'static str> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        macro_rules! check {
-            ($($feature:tt),*) => {
-                $(if cfg!(target_feature = $feature) && !std::is_x86_feature_detected!($feature) {
-                    return Some($feature);
-                })*
-            };
-        }
-        check!(
-            "popcnt",
-            "sse4.2",
-            "sse4.1",
-            "ssse3",
-            "sse3",
-            "cmpxchg16b",
-            "bmi1",
-            "bmi2",
-            "lzcnt",
-            "avx",
-            "avx2",
-            "fma"
-        );
-    }
-    None
-}
-
 /// Perfect play for the Morris board games from databases solved by retrograde analysis.
 #[pymodule]
 fn _morris(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    if let Some(feature) = missing_cpu_feature() {
+    if let Some(feature) = morris::missing_cpu_feature() {
         return Err(PyImportError::new_err(format!(
             "morris: this build needs the processor feature {feature}, which this processor \
              lacks; build it for this processor with RUSTFLAGS=\"-C target-cpu=native\" pip \
