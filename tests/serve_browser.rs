@@ -1,7 +1,8 @@
 //! The explorer page in real headless Chromium, driven over WebDriver (Debian's `chromium` and
 //! `chromium-driver`; CI installs them): the start's value, clicked moves with a mill and a
 //! removal, every shown value against `query --json`, undo and redo, the address reopening the
-//! position, the statistics tab, a move by the database in a game, and a phone-sized screen.
+//! position, the statistics tab, a move by the database in a game, and a phone-sized screen;
+//! addresses naming a variant or rules the folder lacks, and the hidden evaluation in Play.
 //!
 //! The WebDriver client is the few W3C commands this test needs, over the same small HTTP
 //! client as the API tests: every call has a socket timeout and every wait a bound.
@@ -433,4 +434,86 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
         browser.js("return [document.documentElement.scrollWidth, window.innerWidth]")
     );
     browser.screenshot(&target_dir().join("explorer-six-phone.png"));
+}
+
+/// Opens `url` in a fresh page (through a blank one, so that a change of the fragment alone is
+/// a new load, not a `hashchange` the old page may answer late).
+fn open(browser: &Browser, url: &str) {
+    browser.goto("about:blank");
+    browser.goto(url);
+}
+
+#[test]
+fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_play() {
+    if !browser_present(
+        "addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_play",
+    ) {
+        return;
+    }
+    let db = solved("serve-browser-address", "six", &[]);
+    let server = Server::start(&db, 10.0);
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let browser = Browser::start(
+        &tmp.join("serve-browser-address-profile"),
+        &tmp.join("serve-browser-address-chromedriver.log"),
+    );
+    let start = ".../.../..../.../... w 6 6";
+
+    // An unknown variant (also in capitals) is named, with what the folder holds, and stays
+    // on screen over six's start, the address as given.
+    for name in ["nosuch", "SIX"] {
+        open(&browser, &format!("{}/#variant={name}", server.url()));
+        let page = shown(&browser, start);
+        let error = page["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error: {page}"));
+        assert!(
+            error.contains(&format!("\"{name}\"")) && error.contains("it holds: six"),
+            "{error}"
+        );
+        assert_eq!(page["hash"], format!("#variant={name}"));
+    }
+    // Rules the folder does not hold, or that do not exist, are not replaced silently.
+    for rules in ["removal=strict", "removal=bogus"] {
+        open(&browser, &format!("{}/#variant=six&{rules}", server.url()));
+        let page = shown(&browser, start);
+        let error = page["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error: {page}"));
+        assert!(
+            error.contains(&rules.replace('=', " ")) && error.contains("does not hold"),
+            "{error}"
+        );
+        assert_eq!(page["hash"], format!("#variant=six&{rules}"));
+        // A move moves on: the error goes and the address follows the game again.
+        browser.click("[data-point=\"a5\"]");
+        let page = shown(&browser, "W../.../..../.../... b 5 6");
+        assert!(page["error"].is_null(), "{page}");
+        assert!(page["hash"]
+            .as_str()
+            .unwrap()
+            .contains("variant=six&position="));
+    }
+
+    // With the evaluation hidden, the database's moves in Play say nothing of the value.
+    open(&browser, &format!("{}/#variant=six", server.url()));
+    shown(&browser, start);
+    browser.click("#hide-eval");
+    browser.click("#tab-play");
+    browser.click(".side[data-side=\"b\"]");
+    let note = wait_for(Duration::from_secs(15), || {
+        let text = browser.js("return document.getElementById('engine').textContent");
+        let text = text.as_str()?.to_string();
+        text.starts_with("The database played").then_some(text)
+    })
+    .expect("the database moves within 15 s");
+    assert!(
+        note.ends_with('.') && note.split(' ').count() == 4,
+        "the note tells the value: {note}"
+    );
+    for word in ["win", "draw", "loss", "plies", "ply"] {
+        assert!(!note.contains(word), "the note tells the value: {note}");
+    }
+    // The profile as found: the evaluation shown.
+    browser.js("localStorage.removeItem('morris.hideEval'); return null");
 }

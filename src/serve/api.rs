@@ -12,7 +12,7 @@ use super::catalog::Opened;
 use super::params::Params;
 use crate::error::Error;
 use crate::query::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
-use crate::query::{choose, Rule};
+use crate::query::{choose, Choice, Rule};
 use crate::rules::clip;
 use crate::rules::Value;
 use crate::rules::Variant;
@@ -314,26 +314,7 @@ fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
         ));
     };
     let board = variant.board();
-    let reason = match choice.rule {
-        Rule::FastestWin => format!(
-            "a win in {} plies, the fastest; {} of the moves win as fast",
-            choice.value.depth().unwrap_or(0),
-            choice.candidates
-        ),
-        Rule::DrawFewestSafeReplies => format!(
-            "a draw; of the {} drawing moves, one that leaves the opponent the fewest replies that do not lose ({} of {})",
-            choice.candidates,
-            choice.good_replies.unwrap_or(0),
-            choice.replies
-        ),
-        Rule::SlowestLossFewestWinningReplies => format!(
-            "a loss in {} plies, the slowest; of the {} moves that lose as slowly, one that leaves the opponent the fewest winning replies ({} of {})",
-            choice.value.depth().unwrap_or(0),
-            choice.candidates,
-            choice.good_replies.unwrap_or(0),
-            choice.replies
-        ),
-    };
+    let reason = reason(&choice);
     Ok(wire::line(&BestMoveJson {
         variant: variant.name().to_string(),
         position: pos.to_notation(&variant, turn),
@@ -347,4 +328,109 @@ fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
         good_replies: choice.good_replies,
         replies: choice.replies,
     }))
+}
+
+/// `n` plies, singular or plural.
+fn plies(n: u32) -> String {
+    match n {
+        1 => String::from("1 ply"),
+        n => format!("{n} plies"),
+    }
+}
+
+/// `n` replies, singular or plural.
+fn replies(n: usize) -> String {
+    match n {
+        1 => String::from("1 reply"),
+        n => format!("{n} replies"),
+    }
+}
+
+/// Why the move was chosen, in plain words.
+fn reason(choice: &Choice) -> String {
+    let depth = choice.value.depth().unwrap_or(0);
+    let (good, all) = (choice.good_replies.unwrap_or(0), choice.replies);
+    match choice.rule {
+        Rule::FastestWin => match choice.candidates {
+            1 => format!("a win in {}, the only move that wins as fast", plies(depth)),
+            n => format!(
+                "a win in {}, the fastest; {n} moves win as fast",
+                plies(depth)
+            ),
+        },
+        Rule::DrawFewestSafeReplies => match choice.candidates {
+            1 => format!(
+                "a draw, the only drawing move; of the opponent's {}, {good} {} not lose",
+                replies(all),
+                if good == 1 { "does" } else { "do" }
+            ),
+            n => format!(
+                "a draw; of the {n} drawing moves, one that leaves the opponent the fewest replies \
+                 that do not lose ({good} of {all})"
+            ),
+        },
+        Rule::SlowestLossFewestWinningReplies => match choice.candidates {
+            1 => format!(
+                "a loss in {}, the only move that loses as slowly; of the opponent's {}, {good} {}",
+                plies(depth),
+                replies(all),
+                if good == 1 { "wins" } else { "win" }
+            ),
+            n => format!(
+                "a loss in {}, the slowest; of the {n} moves that lose as slowly, one that leaves \
+                 the opponent the fewest winning replies ({good} of {all})",
+                plies(depth)
+            ),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Move, Value, Variant};
+
+    fn choice(rule: Rule, value: Value, candidates: usize, good: Option<usize>) -> Choice {
+        let six = Variant::by_name("six").unwrap();
+        Choice {
+            mv: Move::parse(six.board(), "a5").unwrap(),
+            value,
+            rule,
+            candidates,
+            good_replies: good,
+            replies: 7,
+        }
+    }
+
+    #[test]
+    fn reasons_count_in_the_singular_and_the_plural() {
+        let win = |depth, n| reason(&choice(Rule::FastestWin, Value::Win(depth), n, None));
+        assert_eq!(win(1, 1), "a win in 1 ply, the only move that wins as fast");
+        assert_eq!(
+            win(25, 3),
+            "a win in 25 plies, the fastest; 3 moves win as fast"
+        );
+        let draw = |n, good| reason(&choice(Rule::DrawFewestSafeReplies, Value::Draw, n, good));
+        assert_eq!(
+            draw(1, Some(1)),
+            "a draw, the only drawing move; of the opponent's 7 replies, 1 does not lose"
+        );
+        assert!(draw(4, Some(2)).starts_with("a draw; of the 4 drawing moves,"));
+        let loss = reason(&choice(
+            Rule::SlowestLossFewestWinningReplies,
+            Value::Loss(2),
+            1,
+            Some(3),
+        ));
+        assert_eq!(
+            loss,
+            "a loss in 2 plies, the only move that loses as slowly; of the opponent's 7 replies, 3 win"
+        );
+        for text in [win(1, 1), draw(1, Some(1)), loss] {
+            assert!(
+                !text.contains(" 1 plies") && !text.contains("the 1 "),
+                "{text}"
+            );
+        }
+    }
 }

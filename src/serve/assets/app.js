@@ -23,6 +23,7 @@ const state = {
   hideEval: false,
   request: 0,       // the latest position request; older answers are dropped
   engineNote: '',
+  addressError: '', // what the address asked for that this folder lacks, until the user moves on
 };
 
 const $ = (id) => document.getElementById(id);
@@ -66,10 +67,12 @@ async function api(path, params) {
   return body;
 }
 
+// Shows `message`, or else the address's error while it stands.
 function showError(message) {
   const box = $('error');
-  box.textContent = message || '';
-  box.hidden = !message;
+  const text = message || state.addressError;
+  box.textContent = text || '';
+  box.hidden = !text;
 }
 
 // ---------------------------------------------------------------- words
@@ -152,23 +155,31 @@ function encodeHash() {
 }
 
 function updateHash() {
+  if (state.addressError) return; // the address stays as given while its error is shown
   const hash = encodeHash();
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
 // The game and position an address names; the first game and its start when it names none.
+// A variant or rules the folder does not hold are not replaced silently: the error stays on
+// screen (and the address as given) over the game shown instead, until the user moves on.
 function fromHash() {
   const p = new URLSearchParams(location.hash.slice(1));
   const name = p.get('variant');
-  let game = null;
-  if (name) {
-    const ofVariant = state.games.filter((g) => g.variant.name === name);
-    game = ofVariant.find((g) => SWITCHES.every((s) => !p.has(s) || p.get(s) === g.ruleSet.rules[s]))
-      || ofVariant[0] || null;
-    if (!game) showError(`This folder holds no solved sectors of ${name}.`);
-  }
-  game = game || state.games[0];
-  return { game, position: p.get('position') || game.variant.start_position };
+  state.addressError = '';
+  if (!name) return { game: state.games[0], position: p.get('position') || state.games[0].variant.start_position };
+  const ofVariant = state.games.filter((g) => g.variant.name === name);
+  const game = ofVariant.find((g) => SWITCHES.every((s) => !p.has(s) || p.get(s) === g.ruleSet.rules[s]));
+  if (game) return { game, position: p.get('position') || game.variant.start_position };
+  const instead = ofVariant[0] || state.games[0];
+  const asked = SWITCHES.filter((s) => p.has(s)).map((s) => `${s} ${p.get(s)}`).join(', ');
+  state.addressError = ofVariant.length === 0
+    ? `The address asks for the variant "${name}", of which this folder holds no solved sectors `
+      + `(it holds: ${[...new Set(state.games.map((g) => g.variant.name))].join(', ')}). `
+      + `Showing ${label(instead)} instead.`
+    : `The address asks for ${name} under ${asked}, which this folder does not hold (it holds `
+      + `${ofVariant.map(label).join('; ')}). Showing ${label(instead)} instead.`;
+  return { game: instead, position: instead.variant.start_position };
 }
 
 // ---------------------------------------------------------------- loading positions
@@ -216,6 +227,7 @@ function go(at) {
 
 function play(move) {
   if (!move) return;
+  state.addressError = '';
   const next = state.line[state.at + 1];
   if (next && next.move === move.move) {
     state.at += 1; // the line already goes on with this move: keep the rest
@@ -248,7 +260,10 @@ function engineTurn() {
   api('bestmove', { ...gameParams(), position: d.position, seed })
     .then((best) => {
       if (id !== state.request) return;
-      state.engineNote = `The database played ${best.move}: ${best.reason}.`;
+      // With the evaluation hidden, the reason (which names the value) is too.
+      state.engineNote = state.hideEval
+        ? `The database played ${best.move}.`
+        : `The database played ${best.move}: ${best.reason}.`;
       setTimeout(() => {
         if (id === state.request) play(d.moves.find((m) => m.move === best.move));
       }, 300);
@@ -709,6 +724,7 @@ function listen() {
   }
   $('new-game').addEventListener('click', () => {
     state.engineNote = '';
+    state.addressError = '';
     startLine(state.game, state.game.variant.start_position);
     show();
   });
@@ -717,6 +733,7 @@ function listen() {
   $('redo').addEventListener('click', () => go(state.at + 1));
   $('last').addEventListener('click', () => go(state.line.length - 1));
   $('start').addEventListener('click', () => {
+    state.addressError = '';
     startLine(state.game, state.game.variant.start_position);
     show();
   });
@@ -724,6 +741,7 @@ function listen() {
     e.preventDefault();
     const text = $('position-input').value.trim();
     if (!text) return;
+    state.addressError = '';
     startLine(state.game, text);
     show();
   });
@@ -737,6 +755,7 @@ function listen() {
     setTimeout(() => { $('copy-link').textContent = 'Copy link'; }, 1500);
   });
   $('game').addEventListener('change', (e) => {
+    state.addressError = '';
     const game = state.games[Number(e.target.value)];
     startLine(game, game.variant.start_position);
     if (state.tab === 'stats') renderStats();
