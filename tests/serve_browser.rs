@@ -495,6 +495,37 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
             .contains("variant=six&position="));
     }
 
+    // The marks on the board read without their colours: +depth a win, −depth a loss, = a
+    // draw, each the value of the best move through that point.
+    let won = "W.B/.../.W.B/.../W.. b 3 4";
+    open(
+        &browser,
+        &format!("{}/#variant=six&position={}", server.url(), enc(won)),
+    );
+    let page = shown(&browser, won);
+    let labels = browser.js(
+        "return [...document.querySelectorAll('text.depth')].map(t => [t.textContent, t.getAttribute('class')])",
+    );
+    let labels = labels.as_array().unwrap();
+    assert!(!labels.is_empty(), "{page}");
+    for label in labels {
+        let (text, class) = (label[0].as_str().unwrap(), label[1].as_str().unwrap());
+        let ok = match text.chars().next() {
+            Some('+') => class.contains("win"),
+            Some('\u{2212}') => class.contains("loss"),
+            Some('=') => class.contains("draw"),
+            _ => false,
+        };
+        assert!(ok, "{text} {class}");
+    }
+    let best = &page["moves"][0];
+    assert!(
+        labels
+            .iter()
+            .any(|l| l[0] == format!("+{}", best[2].as_str().unwrap())),
+        "{labels:?} {best}"
+    );
+
     // With the evaluation hidden, the database's moves in Play say nothing of the value.
     open(&browser, &format!("{}/#variant=six", server.url()));
     shown(&browser, start);

@@ -441,6 +441,14 @@ function moveMarks(moves) {
   return marks;
 }
 
+// A target's label, readable without its colour: +depth for a win, −depth for a loss, = for a
+// draw, ? for a move whose value is not solved.
+function markLabel(m) {
+  if (m.value === null) return '?';
+  if (m.value === 'draw') return '=';
+  return `${m.value === 'win' ? '+' : '\u2212'}${m.depth}`;
+}
+
 // The marks, coloured by value (the best of the moves through a point).
 function drawMarks(root, g, marks, on) {
   for (const [point, { moves: ms, kind }] of marks) {
@@ -452,14 +460,14 @@ function drawMarks(root, g, marks, on) {
       const t = svg('circle', { class: `target ${cls}`, cx: x, cy: y, r: 30 });
       t.append(svg('title', {}, title));
       root.append(t);
-      if (!state.hideEval && best.value !== null) {
-        const label = best.depth === null ? '=' : String(best.depth);
-        root.append(svg('text', { class: `depth ${cls}`, x, y }, label));
+      if (!state.hideEval) {
+        const label = markLabel(best);
+        root.append(svg('text', { class: `depth ${cls}${label.length > 3 ? ' long' : ''}`, x, y }, label));
       }
     } else {
       root.append(svg('circle', { class: `ring ${cls}`, cx: x, cy: y, r: 44 }));
       if (kind === 'removal' && !state.hideEval && best.depth !== null) {
-        root.append(svg('text', { class: `depth on-${on[point] || 'w'}`, x, y }, String(best.depth)));
+        root.append(svg('text', { class: `depth on-${on[point] || 'w'}`, x, y }, markLabel(best)));
       }
     }
   }
