@@ -548,3 +548,85 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
     // The profile as found: the evaluation shown.
     browser.js("localStorage.removeItem('morris.hideEval'); return null");
 }
+
+#[test]
+fn play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule() {
+    if !browser_present("play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule") {
+        return;
+    }
+    let db = solved("serve-browser-draws", "six", &[]);
+    let server = Server::start(&db, 10.0);
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let browser = Browser::start(
+        &tmp.join("serve-browser-draws-profile"),
+        &tmp.join("serve-browser-draws-chromedriver.log"),
+    );
+    let endgame = "WW./.../BB../.../W.B w 0 0";
+    open(
+        &browser,
+        &format!("{}/#variant=six&position={}", server.url(), enc(endgame)),
+    );
+    shown(&browser, endgame);
+
+    // The rules themselves, on lines made up for them.
+    let rule = |line: &str, n: u32| {
+        browser.js(&format!(
+            "return drawByRule({line}.map(([position, move]) => ({{position, move}})), {n})"
+        ))
+    };
+    let twice = r#"[["A", null], ["B", "a5-a3"], ["A", "a3-a5"], ["B", "a5-a3"]]"#;
+    assert!(rule(twice, 100).is_null());
+    let thrice = r#"[["A", null], ["B", "a5-a3"], ["A", "a3-a5"], ["B", "a5-a3"], ["A", "a3-a5"]]"#;
+    let said = rule(thrice, 100);
+    assert!(
+        said.as_str()
+            .unwrap()
+            .starts_with("Draw by threefold repetition"),
+        "{said}"
+    );
+    let quiet = r#"[["A", null], ["B", "a5-a3"], ["C", "b4-c4"], ["D", "c5-e5"]]"#;
+    assert!(rule(quiet, 4).is_null());
+    let said = rule(quiet, 3);
+    assert!(
+        said.as_str()
+            .unwrap()
+            .starts_with("Draw by the 3-move rule"),
+        "{said}"
+    );
+    let removal = r#"[["A", null], ["B", "a5-a3"], ["C", "b4-c4xe1"], ["D", "c5-e5"]]"#;
+    assert!(
+        rule(removal, 2).is_null(),
+        "a removal starts the count again"
+    );
+
+    // In a game: with N = 1, White's first move without a mill ends it, and the database
+    // does not answer.
+    browser.click("#tab-play");
+    browser.js("const i = document.getElementById('n-move'); i.value = '1';
+         i.dispatchEvent(new Event('change')); return null");
+    let moved = browser.js(
+        "const li = [...document.querySelectorAll('#moves li')].find(l => !l.dataset.move.includes('x'));
+         li.querySelector('button').click(); return li.dataset.move",
+    );
+    let moved = moved.as_str().unwrap().to_string();
+    let variant = Variant::by_name("six").unwrap();
+    let (pos, turn) = Position::parse(&variant, endgame).unwrap();
+    let after = play(&pos, Move::parse(variant.board(), &moved).unwrap())
+        .to_notation(&variant, turn.other());
+    shown(&browser, &after);
+    let note = wait_for(Duration::from_secs(5), || {
+        let text = browser.js("return document.getElementById('engine').textContent");
+        let text = text.as_str()?.to_string();
+        text.starts_with("Draw by the 1-move rule").then_some(text)
+    })
+    .unwrap_or_else(|| panic!("no draw after {moved}"));
+    assert!(note.ends_with("The game is over."), "{note}");
+    let enabled = browser.js(
+        "return [...document.querySelectorAll('#moves button')].filter(b => !b.disabled).length",
+    );
+    assert_eq!(enabled, 0, "moves are still offered after the draw");
+    std::thread::sleep(Duration::from_millis(800));
+    let still = browser.js("return document.body.dataset.position");
+    assert_eq!(still, after.as_str(), "the database moved after the draw");
+    browser.js("localStorage.removeItem('morris.nMove'); return null");
+}

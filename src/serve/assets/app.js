@@ -24,6 +24,7 @@ const state = {
   request: 0,       // the latest position request; older answers are dropped
   engineNote: '',
   addressError: '', // what the address asked for that this folder lacks, until the user moves on
+  nMove: 100,       // Play's N-move rule: moves (plies) in a row without a mill's removal
 };
 
 const $ = (id) => document.getElementById(id);
@@ -241,12 +242,44 @@ function play(move) {
 
 // ---------------------------------------------------------------- the game against the database
 
+// Play's draw rules (data/rules.md): the game is drawn when the position (board, hands and side
+// to move) occurs a third time in the line, or after `n` moves in a row, by either side, without
+// a removal. Placements cannot repeat a position (a hand shrinks each time), so both rules bite
+// in the moving phase. `line` is [{position, move}] up to the shown position. Returns the reason
+// in words, or null.
+function drawByRule(line, n) {
+  const now = line[line.length - 1].position;
+  const seen = line.filter((e) => e.position === now).length;
+  if (seen >= 3) return `Draw by threefold repetition: this position has occurred ${seen} times.`;
+  let quiet = 0;
+  for (let i = line.length - 1; i > 0 && !line[i].move.includes('x'); i--) quiet += 1;
+  if (quiet >= n) return `Draw by the ${n}-move rule: ${quiet} moves in a row without a mill.`;
+  return null;
+}
+
+// The draw rule that ends the game in Play at the shown position, or null.
+function playDraw() {
+  if (state.tab !== 'play' || !state.data || state.data.moves.length === 0) return null;
+  return drawByRule(state.line.slice(0, state.at + 1), state.nMove);
+}
+
 function humanToMove() {
+  if (playDraw()) return false; // the game is over
   return state.tab !== 'play' || !state.data || state.data.turn === state.human;
 }
 
 function engineTurn() {
   const d = state.data;
+  const draw = playDraw();
+  if (draw) {
+    state.engineNote = `${draw} The game is over.`;
+    renderPlayPanel();
+    return;
+  }
+  if (state.engineNote.startsWith('Draw by')) { // stepped back from a drawn end
+    state.engineNote = '';
+    renderPlayPanel();
+  }
   if (state.tab !== 'play' || !d || humanToMove() || d.moves.length === 0) return;
   if (d.value === null) {
     state.engineNote = 'This position is not solved: the database cannot play it.';
@@ -560,6 +593,7 @@ function renderMoves() {
   const how = placing && moving ? 'Click a point to place a piece, or a piece and then where it goes'
     : placing ? 'Click a point to place a piece' : 'Click a piece, then where it goes';
   $('move-help').textContent = !d || moves.length === 0 ? ''
+    : playDraw() ? 'The game is drawn: start a new game, or step back.'
     : !humanToMove() ? 'The database is to move.'
       : `${how}; when it closes a mill, click the piece to remove.`;
   for (const m of moves) {
@@ -730,6 +764,15 @@ function listen() {
       if (state.data) { render(); engineTurn(); }
     });
   }
+  state.nMove = Number(localStorage.getItem('morris.nMove')) || 100;
+  $('n-move').value = String(state.nMove);
+  $('n-move').addEventListener('change', (e) => {
+    const n = Math.round(Number(e.target.value));
+    state.nMove = n >= 1 && n <= 1000 ? n : 100;
+    e.target.value = String(state.nMove);
+    localStorage.setItem('morris.nMove', String(state.nMove));
+    if (state.data) { state.engineNote = ''; render(); engineTurn(); }
+  });
   $('new-game').addEventListener('click', () => {
     state.engineNote = '';
     state.addressError = '';
