@@ -327,6 +327,10 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
         browser.js("return [...document.querySelectorAll('#line button')].map(b => b.textContent)");
     assert_eq!(line.as_array().unwrap().len(), clicks.len() + 1);
     assert!(line[5].as_str().unwrap().contains("e5xb4"), "{line}");
+    // Numbered by move pairs, as players count: 1. White's, 1… Black's.
+    assert_eq!(line[1], "1. a5");
+    assert_eq!(line[2], "1\u{2026} b4");
+    assert_eq!(line[5], "3. e5xb4");
 
     // A move from the list, then undo and redo.
     let page = shown(&browser, &position);
@@ -629,4 +633,16 @@ fn play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule() {
     let still = browser.js("return document.body.dataset.position");
     assert_eq!(still, after.as_str(), "the database moved after the draw");
     browser.js("localStorage.removeItem('morris.nMove'); return null");
+
+    // The Play tab and the side are in the address: reopened, it plays again.
+    let hash = browser.js("return location.hash");
+    let hash = hash.as_str().unwrap().to_string();
+    assert!(hash.contains("tab=play&side=w"), "{hash}");
+    open(&browser, &format!("{}/{hash}", server.url()));
+    shown(&browser, &after);
+    let tab = browser.js(
+        "return [document.getElementById('tab-play').getAttribute('aria-selected'),
+                 document.getElementById('play-panel').hidden]",
+    );
+    assert_eq!(tab, json!(["true", false]), "{hash}");
 }

@@ -152,6 +152,8 @@ function encodeHash() {
   p.set('variant', g.variant.name);
   if (!g.ruleSet.default) for (const s of SWITCHES) p.set(s, g.ruleSet.rules[s]);
   p.set('position', state.line[state.at].position);
+  if (state.tab === 'play') { p.set('tab', 'play'); p.set('side', state.human); }
+  if (state.tab === 'stats') p.set('tab', 'stats');
   return '#' + p.toString().replace(/%2F/g, '/');
 }
 
@@ -621,8 +623,13 @@ function renderMoves() {
 function renderLine() {
   const list = $('line');
   list.replaceChildren();
+  // Moves numbered by pairs, as players count them: 1. White's, 1… Black's, from whoever
+  // moved first in the line.
+  const blackFirst = state.line.length > 0 && state.line[0].position.split(' ')[1] === 'b';
   state.line.forEach((entry, i) => {
-    const label = i === 0 ? 'start' : `${i}. ${entry.move}`;
+    const half = i - 1 + (blackFirst ? 1 : 0);
+    const number = Math.floor(half / 2) + 1;
+    const label = i === 0 ? 'start' : `${number}${half % 2 === 0 ? '.' : '\u2026'} ${entry.move}`;
     const b = el('button', { type: 'button', 'data-ply': String(i), class: i === state.at ? 'current' : null }, label);
     b.addEventListener('click', () => go(i));
     const item = el('li');
@@ -717,6 +724,7 @@ async function renderStats() {
 
 function setTab(tab) {
   state.tab = tab;
+  if (state.game && state.line.length > 0 && state.data) updateHash();
   for (const b of document.querySelectorAll('.tab')) {
     b.setAttribute('aria-selected', String(b.dataset.tab === tab));
   }
@@ -761,7 +769,7 @@ function listen() {
       state.human = b.dataset.side;
       state.engineNote = '';
       renderPlayPanel();
-      if (state.data) { render(); engineTurn(); }
+      if (state.data) { updateHash(); render(); engineTurn(); }
     });
   }
   state.nMove = Number(localStorage.getItem('morris.nMove')) || 100;
@@ -824,6 +832,7 @@ function listen() {
     if (state.games.length === 0 || (state.line.length > 0 && location.hash === encodeHash())) return;
     const { game, position } = fromHash();
     startLine(game, position);
+    tabFromHash();
     show();
   });
 }
@@ -852,7 +861,16 @@ async function init() {
   setTab('explore');
   const { game, position } = fromHash();
   startLine(game, position);
+  tabFromHash();
   show();
+}
+
+// The tab (and Play's side) an address names: `tab=play&side=b`, `tab=stats`.
+function tabFromHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const tab = ['explore', 'play', 'stats'].includes(p.get('tab')) ? p.get('tab') : 'explore';
+  if (p.get('side') === 'w' || p.get('side') === 'b') state.human = p.get('side');
+  if (tab !== state.tab) setTab(tab);
 }
 
 function undo() {
