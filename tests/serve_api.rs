@@ -515,6 +515,19 @@ fn serve_refuses_a_rule_set_folder_and_a_busy_port() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen on"));
 
+    // A folder with nothing solved is served, with a warning (here the port is busy, so the
+    // warning is all that happens).
+    let empty = db.parent().unwrap().join("serve-empty-folder");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = morris(&["serve", "--db", empty.to_str().unwrap(), "--bind", &addr]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("holds no solved sectors") && stderr.contains("morris solve --variant six"),
+        "{stderr}"
+    );
+    let out = morris(&["serve", "--db", db.to_str().unwrap(), "--bind", &addr]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+
     let out = morris(&["serve", "--bind", "localhost:http"]);
     assert_eq!(out.status.code(), Some(2), "an address must be IP:PORT");
     let out = morris(&["serve", "--timeout", "0"]);

@@ -26,6 +26,7 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
             args.bind
         );
     }
+    warn_if_empty(&root, args.source.tables.is_some());
     let config = morris::serve::Config {
         tables: args.source.tables.is_some(),
         db: root,
@@ -50,6 +51,29 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
         error: e.into(),
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Warns on standard error when the folder holds nothing to answer with (a mistyped `--db`): the
+/// server still starts, and its page says the same, but the person starting it should know.
+fn warn_if_empty(root: &std::path::Path, tables: bool) {
+    let why = match morris::store::solved_rule_sets(root) {
+        Ok(found) if !found.is_empty() => return,
+        Ok(_) => "holds no solved sectors or tables of any variant",
+        Err(_) => "cannot be read (does it exist?)",
+    };
+    let fill = match tables {
+        true => format!(
+            "morris tables --variant six --db DB --out {}",
+            root.display()
+        ),
+        false => format!("morris solve --variant six --db {}", root.display()),
+    };
+    let _ = writeln!(
+        std::io::stderr(),
+        "morris serve: warning: {} {why}; the page will have nothing to show. Fill it with \
+         `{fill}` (six takes about a second), or pass the folder that holds your databases.",
+        root.display()
+    );
 }
 
 /// `--cors`: nothing, `any`, or origins `scheme://host[:port]`.

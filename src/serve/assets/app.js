@@ -170,11 +170,14 @@ function fromHash() {
   const p = new URLSearchParams(location.hash.slice(1));
   const name = p.get('variant');
   state.addressError = '';
-  if (!name) return { game: state.games[0], position: p.get('position') || state.games[0].variant.start_position };
+  // Without a variant: the first game whose start is solved (a page that opens on an unsolved
+  // start offers nothing to explore), else the first.
+  const first = state.games.find((g) => g.ruleSet.start !== null) || state.games[0];
+  if (!name) return { game: first, position: p.get('position') || first.variant.start_position };
   const ofVariant = state.games.filter((g) => g.variant.name === name);
   const game = ofVariant.find((g) => SWITCHES.every((s) => !p.has(s) || p.get(s) === g.ruleSet.rules[s]));
   if (game) return { game, position: p.get('position') || game.variant.start_position };
-  const instead = ofVariant[0] || state.games[0];
+  const instead = ofVariant[0] || first;
   const asked = SWITCHES.filter((s) => p.has(s)).map((s) => `${s} ${p.get(s)}`).join(', ');
   state.addressError = ofVariant.length === 0
     ? `The address asks for the variant "${name}", of which this folder holds no solved sectors `
