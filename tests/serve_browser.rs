@@ -480,6 +480,55 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
     let page = shown(&browser, start);
     assert!(page["error"].is_null(), "{page}");
 
+    // A pasted position the server refuses leaves the board and the line as they were; the
+    // next move and its undo show no stale error.
+    browser.js(
+        "document.getElementById('position-input').value = 'not a position';
+         document.getElementById('goto').requestSubmit(); return null",
+    );
+    let error = wait_for(Duration::from_secs(10), || {
+        let e = browser.js(
+            "const b = document.getElementById('error'); return b.hidden ? null : b.textContent",
+        );
+        e.as_str().map(str::to_string)
+    })
+    .expect("the refusal is shown");
+    assert!(error.contains("Cannot open \"not a position\""), "{error}");
+    let page = shown(&browser, start);
+    assert_eq!(
+        page["hash"],
+        "#variant=six&position=.../.../..../.../...+w+6+6"
+    );
+    browser.click("[data-point=\"a5\"]");
+    let page = shown(&browser, "W../.../..../.../... b 5 6");
+    assert!(page["error"].is_null(), "{page}");
+    browser.click("#undo");
+    let page = shown(&browser, start);
+    assert!(page["error"].is_null(), "{page}");
+
+    // Play where the database has no value: it says so and offers Explore.
+    let unsolved = "W.W/.../.../W...W./.../B.B/..B b 0 0";
+    open(
+        &browser,
+        &format!(
+            "{}/#variant=nine&position={}&tab=play&side=w",
+            server.url(),
+            enc(unsolved)
+        ),
+    );
+    shown(&browser, unsolved);
+    let note = wait_for(Duration::from_secs(10), || {
+        let t = browser.js("return document.getElementById('engine').textContent");
+        let t = t.as_str()?.to_string();
+        t.contains("not solved here").then_some(t)
+    })
+    .expect("Play says the position is not solved");
+    assert!(note.contains("Explore"), "{note}");
+    browser.click("#explore-here");
+    let tab =
+        browser.js("return document.getElementById('tab-explore').getAttribute('aria-selected')");
+    assert_eq!(tab, "true");
+
     // An unknown variant (also in capitals) is named, with what the folder holds, and stays
     // on screen over six's start, the address as given.
     for name in ["nosuch", "SIX"] {

@@ -225,6 +225,20 @@ async function show() {
   engineTurn();
 }
 
+// Opens a pasted position as a new line, only once the server accepts it: a position it refuses
+// leaves the board and the line as they were, and says why.
+async function openPosition(text) {
+  try {
+    await api('explore', { ...gameParams(), position: text });
+  } catch (e) {
+    showError(`Cannot open "${text}": ${e.message}`);
+    return;
+  }
+  state.addressError = '';
+  startLine(state.game, text);
+  show();
+}
+
 function go(at) {
   if (at < 0 || at >= state.line.length || at === state.at) return;
   state.at = at;
@@ -287,7 +301,9 @@ function engineTurn() {
   }
   if (state.tab !== 'play' || !d || humanToMove() || d.moves.length === 0) return;
   if (d.value === null) {
-    state.engineNote = 'This position is not solved: the database cannot play it.';
+    state.engineNote = 'This position is not solved here, so the database cannot play it'
+      + (d.unsolved ? ` (${d.unsolved})` : '') + '. Explore it instead: the values of its moves '
+      + 'that are solved are shown there.';
     renderPlayPanel();
     return;
   }
@@ -651,6 +667,8 @@ function renderPlayPanel() {
     b.setAttribute('aria-pressed', String(b.dataset.side === state.human));
   }
   $('engine').textContent = state.engineNote || 'The database plays the other side perfectly.';
+  // An unsolved position is no dead end: Explore shows whatever of it is solved.
+  $('explore-here').hidden = !(state.tab === 'play' && state.data && state.data.value === null);
 }
 
 function render() {
@@ -790,6 +808,7 @@ function listen() {
     startLine(state.game, state.game.variant.start_position);
     show();
   });
+  $('explore-here').addEventListener('click', () => setTab('explore'));
   $('first').addEventListener('click', () => go(0));
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', () => go(state.at + 1));
@@ -802,10 +821,7 @@ function listen() {
   $('goto').addEventListener('submit', (e) => {
     e.preventDefault();
     const text = $('position-input').value.trim();
-    if (!text) return;
-    state.addressError = '';
-    startLine(state.game, text);
-    show();
+    if (text) openPosition(text);
   });
   $('copy-link').addEventListener('click', async () => {
     try {
