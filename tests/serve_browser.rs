@@ -353,6 +353,36 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
     let url = browser.cmd("GET", "/url", json!({}));
     assert!(url.as_str().unwrap().contains("position="), "{url}");
     browser.screenshot(&target_dir().join("explorer-six-reloaded.png"));
+    // ... and the whole line with it: its start, its moves, Undo back through them.
+    assert!(
+        url.as_str()
+            .unwrap()
+            .contains(&format!("moves=a5,b4,c5,d4,e5xb4,b4,{first}")),
+        "{url}"
+    );
+    let line = browser.js("return document.querySelectorAll('#line button').length");
+    assert_eq!(line, json!(clicks.len() + 2));
+    browser.click("#undo");
+    shown(&browser, &after);
+    let url = browser.cmd("GET", "/url", json!({}));
+    assert!(
+        url.as_str()
+            .unwrap()
+            .ends_with(&format!("ply={}", clicks.len())),
+        "{url}"
+    );
+    browser.cmd("POST", "/refresh", json!({}));
+    shown(&browser, &after);
+    // A move the address names that is not legal ends the line there, saying so.
+    open(
+        &browser,
+        &format!("{}/#variant=six&moves=a5,a5,b4", server.url()),
+    );
+    let page = shown(&browser, "W../.../..../.../... b 5 6");
+    let error = page["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error: {page}"));
+    assert!(error.contains("move 2, a5, is not legal"), "{error}");
 
     // The statistics tab: a row per solved sector.
     let stats = morris(&[

@@ -151,10 +151,13 @@ function encodeHash() {
   const g = state.game;
   p.set('variant', g.variant.name);
   if (!g.ruleSet.default) for (const s of SWITCHES) p.set(s, g.ruleSet.rules[s]);
-  p.set('position', state.line[state.at].position);
+  // The whole line: where it starts, its moves, and the ply shown when it is not the last.
+  p.set('position', state.line[0].position);
+  if (state.line.length > 1) p.set('moves', state.line.slice(1).map((e) => e.move).join(','));
+  if (state.line.length > 1 && state.at !== state.line.length - 1) p.set('ply', String(state.at));
   if (state.tab === 'play') { p.set('tab', 'play'); p.set('side', state.human); }
   if (state.tab === 'stats') p.set('tab', 'stats');
-  return '#' + p.toString().replace(/%2F/g, '/');
+  return '#' + p.toString().replace(/%2F/g, '/').replace(/%2C/g, ',');
 }
 
 function updateHash() {
@@ -173,10 +176,12 @@ function fromHash() {
   // Without a variant: the first game whose start is solved (a page that opens on an unsolved
   // start offers nothing to explore), else the first.
   const first = state.games.find((g) => g.ruleSet.start !== null) || state.games[0];
-  if (!name) return { game: first, position: p.get('position') || first.variant.start_position };
+  const moves = (p.get('moves') || '').split(',').map((m) => m.trim()).filter((m) => m);
+  const ply = p.has('ply') ? Number(p.get('ply')) : null;
+  if (!name) return { game: first, position: p.get('position') || first.variant.start_position, moves, ply };
   const ofVariant = state.games.filter((g) => g.variant.name === name);
   const game = ofVariant.find((g) => SWITCHES.every((s) => !p.has(s) || p.get(s) === g.ruleSet.rules[s]));
-  if (game) return { game, position: p.get('position') || game.variant.start_position };
+  if (game) return { game, position: p.get('position') || game.variant.start_position, moves, ply };
   const instead = ofVariant[0] || first;
   const asked = SWITCHES.filter((s) => p.has(s)).map((s) => `${s} ${p.get(s)}`).join(', ');
   state.addressError = ofVariant.length === 0
@@ -185,7 +190,35 @@ function fromHash() {
       + `Showing ${label(instead)} instead.`
     : `The address asks for ${name} under ${asked}, which this folder does not hold (it holds `
       + `${ofVariant.map(label).join('; ')}). Showing ${label(instead)} instead.`;
-  return { game: instead, position: instead.variant.start_position };
+  return { game: instead, position: instead.variant.start_position, moves: [], ply: null };
+}
+
+// Opens the line an address names: its start, then its moves played one by one as the server
+// lists them (a move that is not legal there ends the line, and the page says so), shown at
+// `ply` (default: the last).
+async function openLine({ game, position, moves, ply }) {
+  startLine(game, position);
+  const id = ++state.request;
+  for (const [i, mv] of moves.entries()) {
+    const from = state.line[state.line.length - 1].position;
+    let data;
+    try {
+      data = await api('explore', { ...gameParams(), position: from });
+    } catch (e) {
+      break; // the start itself is refused: show() says why
+    }
+    if (id !== state.request) return; // another line was opened meanwhile
+    const m = data.moves.find((x) => x.move === mv);
+    if (!m) {
+      state.addressError = `The address's move ${i + 1}, ${mv}, is not legal in ${data.position}; `
+        + 'the line stops before it.';
+      break;
+    }
+    state.line.push({ position: m.position, move: m.move });
+  }
+  const last = state.line.length - 1;
+  state.at = ply === null || !(ply >= 0) ? last : Math.min(Math.floor(ply), last);
+  show();
 }
 
 // ---------------------------------------------------------------- loading positions
@@ -849,10 +882,10 @@ function listen() {
   });
   window.addEventListener('hashchange', () => {
     if (state.games.length === 0 || (state.line.length > 0 && location.hash === encodeHash())) return;
-    const { game, position } = fromHash();
-    startLine(game, position);
+    const line = fromHash();
+    startLine(line.game, line.position);
     tabFromHash();
-    show();
+    openLine(line);
   });
 }
 
@@ -878,10 +911,10 @@ async function init() {
   const select = $('game');
   state.games.forEach((g, i) => select.append(el('option', { value: String(i) }, label(g))));
   setTab('explore');
-  const { game, position } = fromHash();
-  startLine(game, position);
+  const line = fromHash();
+  startLine(line.game, line.position);
   tabFromHash();
-  show();
+  openLine(line);
 }
 
 // The tab (and Play's side) an address names: `tab=play&side=b`, `tab=stats`.
