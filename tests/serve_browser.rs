@@ -321,6 +321,22 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
         let page = shown(&browser, &position);
         check_against_cli(&db, &page, &position);
         assert!(page["hash"].as_str().unwrap().contains("variant=six"));
+        if mv.contains('x') {
+            // The closed mill stands out over the lines, and a cross marks the removal.
+            let marks = browser.js(
+                "return [[...document.querySelectorAll('line.mill-edge.w')].map(l => getComputedStyle(l).opacity),
+                         [...document.querySelectorAll('[data-removed]')].map(g => g.dataset.removed)]",
+            );
+            let edges = marks[0].as_array().unwrap();
+            assert_eq!(edges.len(), 2, "a5-c5-e5 is two edges: {marks}");
+            for o in edges {
+                assert!(
+                    o.as_str().unwrap().parse::<f64>().unwrap() >= 0.8,
+                    "{marks}"
+                );
+            }
+            assert_eq!(marks[1], json!(["b4"]));
+        }
     }
     // The line lists the moves played.
     let line =

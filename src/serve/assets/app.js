@@ -458,6 +458,14 @@ function drawLabels(root, g, board) {
 
 // Closed mills under the lines, then the lines and the points.
 function drawLines(root, g, board, on) {
+  for (const line of board.lines) {
+    for (let i = 0; i + 1 < line.length; i++) {
+      const a = g.at[line[i]];
+      const b = g.at[line[i + 1]];
+      root.append(svg('line', { class: 'edge', x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+    }
+  }
+  // Closed mills over the lines, in the owner's colour: seen at a glance.
   for (const mill of board.mills) {
     const c = on[mill[0]];
     if (!c || !mill.every((p) => on[p] === c)) continue;
@@ -469,13 +477,6 @@ function drawLines(root, g, board, on) {
           root.append(svg('line', { class: `mill-edge ${c}`, x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
         }
       }
-    }
-  }
-  for (const line of board.lines) {
-    for (let i = 0; i + 1 < line.length; i++) {
-      const a = g.at[line[i]];
-      const b = g.at[line[i + 1]];
-      root.append(svg('line', { class: 'edge', x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
     }
   }
   for (const p of board.points) {
@@ -490,6 +491,17 @@ function drawLastMove(root, g) {
   const lastFrom = last && last.includes('-') ? last.split('-')[0] : null;
   for (const p of [lastFrom, lastTo]) {
     if (p && g.at[p]) root.append(svg('circle', { class: 'last', cx: g.at[p].x, cy: g.at[p].y, r: 47 }));
+  }
+  // Where the last move removed a piece: a cross on the emptied point.
+  const removed = last && last.includes('x') ? last.split('x')[1] : null;
+  if (removed && g.at[removed]) {
+    const { x, y } = g.at[removed];
+    const mark = svg('g', { class: 'removed', 'data-removed': removed });
+    mark.append(svg('title', {}, `${removed}: a piece was removed here`));
+    for (const [dx, dy] of [[1, 1], [1, -1]]) {
+      mark.append(svg('line', { x1: x - 22 * dx, y1: y - 22 * dy, x2: x + 22 * dx, y2: y + 22 * dy }));
+    }
+    root.append(mark);
   }
 }
 
