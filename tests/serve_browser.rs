@@ -611,6 +611,31 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
             .contains("variant=six&position="));
     }
 
+    // The keyboard: a point takes the focus, has an accessible name, plays with Enter, and
+    // keeps the focus after the move.
+    open(&browser, &format!("{}/#variant=six", server.url()));
+    shown(&browser, start);
+    let label = browser.js(
+        "const p = document.querySelector('[data-point=\"c5\"]'); p.focus();
+         return [p.getAttribute('aria-label'), p.getAttribute('tabindex'), document.activeElement.dataset.point]",
+    );
+    assert_eq!(
+        label,
+        json!(["c5, empty, placing or moving here draws", "0", "c5"])
+    );
+    browser.cmd(
+        "POST",
+        "/actions",
+        json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+            {"type": "keyDown", "value": "\u{E007}"}, {"type": "keyUp", "value": "\u{E007}"}]}]}),
+    );
+    shown(&browser, ".W./.../..../.../... b 5 6");
+    let focus = browser.js(
+        "return [document.activeElement.dataset.point, document.activeElement.getAttribute('aria-label'),
+                 document.getElementById('verdict').getAttribute('aria-live')]",
+    );
+    assert_eq!(focus, json!(["c5", "c5, white piece", "polite"]));
+
     // The marks on the board read without their colours: +depth a win, −depth a loss, = a
     // draw, each the value of the best move through that point.
     let won = "W.B/.../.W.B/.../W.. b 3 4";

@@ -23,6 +23,7 @@ const state = {
   hideEval: false,
   request: 0,       // the latest position request; older answers are dropped
   engineNote: '',
+  focus: null,      // the point that last had the keyboard focus
   addressError: '', // what the address asked for that this folder lacks, until the user moves on
   nMove: 100,       // Play's N-move rule: moves (plies) in a row without a mill's removal
 };
@@ -572,19 +573,46 @@ function drawMarks(root, g, marks, on) {
   }
 }
 
-// Click targets on top of everything.
+// Click targets on top of everything; each point also takes keyboard focus (Tab, then Enter or
+// Space to play it) and has an accessible name: "d7, empty, placing wins in 21".
 function drawHits(root, g, board, marks, moves) {
+  const on = pieces(state.data ? state.data.position : state.line[state.at].position, board);
   for (const p of board.points) {
     const playable = marks.has(p.name) || (moves.length > 0 && moves.some((m) => m.from === p.name));
     const hit = svg('circle', {
       class: playable ? 'hit' : 'hit idle',
       cx: g.at[p.name].x, cy: g.at[p.name].y, r: 48,
       'data-point': p.name,
+      tabindex: '0',
+      role: 'button',
+      'aria-label': pointName(p.name, on[p.name], marks.get(p.name)),
     });
     hit.append(svg('title', {}, p.name));
     hit.addEventListener('click', () => onPoint(p.name));
+    hit.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      onPoint(p.name);
+    });
+    hit.addEventListener('focus', () => { state.focus = p.name; });
     root.append(hit);
   }
+  // A point that had the focus keeps it when the board is drawn again (after a move).
+  if (state.focus && (document.activeElement === document.body || !document.activeElement)) {
+    const again = root.querySelector(`[data-point="${state.focus}"]`);
+    if (again) again.focus();
+  }
+}
+
+// A point's accessible name: its name, what stands on it, and what playing it gives.
+function pointName(name, piece, mark) {
+  const what = piece === 'w' ? 'white piece' : piece === 'b' ? 'black piece' : 'empty';
+  if (!mark) return `${name}, ${what}`;
+  const verb = { target: 'placing or moving here', piece: 'moving this piece', removal: 'removing this piece' }[mark.kind];
+  const best = bestOf(mark.moves);
+  const value = state.hideEval ? '' : best.value === null ? ' is not solved'
+    : best.value === 'draw' ? ' draws' : ` ${best.value === 'win' ? 'wins' : 'loses'} in ${plies(best.depth)}`;
+  return `${name}, ${what}, ${verb}${value}`;
 }
 
 function drawMove(root, g, m) {
