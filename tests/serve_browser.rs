@@ -267,6 +267,24 @@ fn check_against_cli(db: &Path, page: &Value, position: &str) {
     assert_eq!(page["moves"].as_array().unwrap(), &expected, "{position}");
 }
 
+/// The value and depth `query --json` gives a position of six.
+fn value_of(db: &Path, position: &str) -> (String, Option<u64>) {
+    let out = morris(&[
+        "--variant",
+        "six",
+        "query",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        position,
+    ]);
+    let q: Value = serde_json::from_slice(&out.stdout).unwrap();
+    (
+        q["value"].as_str().unwrap().to_string(),
+        q["depth"].as_u64(),
+    )
+}
+
 fn target_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .parent()
@@ -303,6 +321,7 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
     // fourth click removes Black's piece on b4.
     let (mut pos, mut turn) = Position::parse(&variant, start).unwrap();
     let mut position = start.to_string();
+    let mut positions = vec![start.to_string()];
     let clicks: &[(&[&str], &str)] = &[
         (&["a5"], "a5"),
         (&["b4"], "b4"),
@@ -320,6 +339,7 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
         position = pos.to_notation(&variant, turn);
         let page = shown(&browser, &position);
         check_against_cli(&db, &page, &position);
+        positions.push(position.clone());
         assert!(page["hash"].as_str().unwrap().contains("variant=six"));
         if mv.contains('x') {
             // The closed mill stands out over the lines, and a cross marks the removal.
@@ -347,6 +367,42 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
     assert_eq!(line[1], "1. a5");
     assert_eq!(line[2], "1\u{2026} b4");
     assert_eq!(line[5], "3. e5xb4");
+
+    // The value chart: a dot per ply, each move judged from the values before and after it
+    // as `query --json` gives them; a click on a dot goes there.
+    let dots = browser.js(
+        "return [...document.querySelectorAll('#chart .ply')].map(c => [c.dataset.ply, c.dataset.quality])",
+    );
+    let dots = dots.as_array().unwrap();
+    assert_eq!(dots.len(), positions.len(), "{dots:?}");
+    let values: Vec<(String, Option<u64>)> = positions.iter().map(|p| value_of(&db, p)).collect();
+    for (i, dot) in dots.iter().enumerate().skip(1) {
+        let ((before, d0), (after, d1)) = (&values[i - 1], &values[i]);
+        let kept = match before.as_str() {
+            "win" => "loss",
+            "loss" => "win",
+            _ => "draw",
+        };
+        let quality = if after != kept {
+            "blunder"
+        } else if before == "draw" || *d1 == d0.map(|d| d - 1) {
+            "best"
+        } else {
+            "inaccurate"
+        };
+        assert_eq!(
+            dot[1], quality,
+            "ply {i}: {before} {d0:?} -> {after} {d1:?}"
+        );
+    }
+    assert!(
+        dots.iter().any(|d| d[1] == "blunder"),
+        "this line has mistakes: {dots:?}"
+    );
+    browser.js("document.querySelector('#chart .ply[data-ply=\"2\"]').dispatchEvent(new MouseEvent('click')); return null");
+    shown(&browser, &positions[2]);
+    browser.click("#last");
+    shown(&browser, &position);
 
     // A move from the list, then undo and redo.
     let page = shown(&browser, &position);

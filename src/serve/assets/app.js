@@ -209,6 +209,7 @@ async function openLine({ game, position, moves, ply }) {
       break; // the start itself is refused: show() says why
     }
     if (id !== state.request) return; // another line was opened meanwhile
+    remember(state.line[state.line.length - 1], data);
     const m = data.moves.find((x) => x.move === mv);
     if (!m) {
       state.addressError = `The address's move ${i + 1}, ${mv}, is not legal in ${data.position}; `
@@ -248,6 +249,7 @@ async function show() {
   if (id !== state.request) return;
   showError('');
   entry.position = data.position; // as the server writes it
+  remember(entry, data);
   state.data = data;
   state.selected = null;
   state.pending = null;
@@ -712,6 +714,79 @@ function renderMoves() {
   }
 }
 
+// A line entry keeps its position's value, for the chart.
+function remember(entry, data) {
+  entry.value = data.value;
+  entry.depth = data.depth;
+  entry.turn = data.turn;
+}
+
+// How the move into line[i] played, from the values before and after it (for the mover):
+// 'blunder' when it changed the result, 'inaccurate' when it kept it at another depth than the
+// best (a slower win, a quicker loss), 'best', or null when a value is unknown.
+function moveQuality(line, i) {
+  const before = line[i - 1];
+  const after = line[i];
+  if (!before || !after || before.value == null || after.value == null || before.value === undefined) return null;
+  const kept = { win: 'loss', draw: 'draw', loss: 'win' }[before.value];
+  if (after.value !== kept) return 'blunder';
+  if (before.value === 'draw') return 'best';
+  return after.depth === before.depth - 1 ? 'best' : 'inaccurate';
+}
+
+// White's outlook at a line entry: +1 (White wins at once) to -1 (Black wins at once), 0 a
+// draw; a win further away sits nearer the middle. null when not known.
+function outlook(entry, longest) {
+  if (entry.value == null) return null;
+  if (entry.value === 'draw') return 0;
+  const whiteWins = (entry.value === 'win') === (entry.turn === 'w');
+  const size = 1 - 0.6 * Math.min(entry.depth, longest) / Math.max(longest, 1);
+  return whiteWins ? size : -size;
+}
+
+// The value chart of the line: a point per ply, clickable; blunders and inaccuracies marked.
+function renderChart() {
+  const chart = $('chart');
+  const known = state.line.filter((e) => e.value !== undefined);
+  const hidden = state.hideEval || state.line.length < 2 || known.length < 2;
+  chart.style.display = hidden ? 'none' : '';
+  $('chart-key').hidden = hidden;
+  chart.replaceChildren();
+  if (hidden) return;
+  const w = 600;
+  const h = 160;
+  const pad = 14;
+  const n = state.line.length;
+  const longest = Math.max(1, ...known.filter((e) => e.depth != null).map((e) => e.depth));
+  const x = (i) => pad + (w - 2 * pad) * (n === 1 ? 0 : i / (n - 1));
+  const y = (v) => h / 2 - (h / 2 - pad) * v;
+  chart.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  chart.append(svg('line', { class: 'axis', x1: pad, y1: h / 2, x2: w - pad, y2: h / 2 }));
+  let path = '';
+  state.line.forEach((e, i) => {
+    const v = e.value === undefined ? null : outlook(e, longest);
+    if (v === null) return;
+    path += `${path ? 'L' : 'M'}${x(i).toFixed(1)},${y(v).toFixed(1)}`;
+  });
+  chart.append(svg('path', { class: 'trace', d: path }));
+  state.line.forEach((e, i) => {
+    const v = e.value === undefined ? null : outlook(e, longest);
+    if (v === null) return;
+    const quality = i > 0 ? moveQuality(state.line, i) : null;
+    const dot = svg('circle', {
+      class: `ply ${quality || ''}${i === state.at ? ' current' : ''}`,
+      cx: x(i), cy: y(v), r: quality === 'blunder' || quality === 'inaccurate' ? 7 : 4.5,
+      'data-ply': String(i),
+      'data-quality': quality || '',
+    });
+    const words = e.value === null ? 'not solved' : e.value === 'draw' ? 'draw'
+      : `${COLOR[e.turn]} to move ${e.value === 'win' ? 'wins' : 'loses'} in ${plies(e.depth)}`;
+    dot.append(svg('title', {}, `${i === 0 ? 'start' : e.move}: ${words}${quality && quality !== 'best' ? ` (${quality})` : ''}`));
+    dot.addEventListener('click', () => go(i));
+    chart.append(dot);
+  });
+}
+
 function renderLine() {
   const list = $('line');
   list.replaceChildren();
@@ -749,6 +824,7 @@ function render() {
   renderStatus();
   renderMoves();
   renderLine();
+  renderChart();
   renderPlayPanel();
   const input = $('position-input');
   if (document.activeElement !== input) input.value = state.line[state.at].position;
