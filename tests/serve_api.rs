@@ -660,3 +660,39 @@ fn cross_origin_reads_are_opt_in_and_answers_hold_no_paths() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a folder"));
 }
+
+/// Draw quality: for each drawing move of a drawn position, `/api/explore` counts the
+/// opponent's replies and those that lose, which `query --json` of the position after the move
+/// tells independently (its moves valued "loss" for the opponent).
+#[test]
+fn explore_counts_the_losing_replies_of_each_drawing_move() {
+    let db = databases();
+    let server = Server::start(&db, 5.0);
+    let dbs = db.to_str().unwrap();
+    let mut checked = 0;
+    for p in six_positions(11, 40).iter().take(40) {
+        let e = get(
+            server.addr,
+            &format!("/api/explore?variant=six&position={}", enc(p)),
+        )
+        .json();
+        for m in e["moves"].as_array().unwrap() {
+            if m["value"] != "draw" {
+                assert!(
+                    m["replies"].is_null() && m["losing_replies"].is_null(),
+                    "{m}"
+                );
+                continue;
+            }
+            let after = m["position"].as_str().unwrap();
+            let out = morris(&["--variant", "six", "query", "--json", "--db", dbs, after]);
+            let q: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let replies = q["moves"].as_array().unwrap();
+            let losing = replies.iter().filter(|r| r["value"] == "loss").count();
+            assert_eq!(m["replies"], replies.len(), "{p} {}", m["move"]);
+            assert_eq!(m["losing_replies"], losing, "{p} {}", m["move"]);
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} drawing moves");
+}

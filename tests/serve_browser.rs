@@ -316,6 +316,13 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
     assert_eq!(page["value"], "draw");
     assert!(page["verdict"].as_str().unwrap().starts_with("Draw"));
     check_against_cli(&db, &page, start);
+    // Drawing moves say how many of the opponent's replies lose after them.
+    let words = browser
+        .js("return [...document.querySelectorAll('#moves .mv-val')].map(e => e.textContent)");
+    for w in words.as_array().unwrap() {
+        let w = w.as_str().unwrap();
+        assert!(w.starts_with("draw · ") && w.ends_with(" lose"), "{w}");
+    }
 
     // Clicks on the board: three placements by White close the top mill a5-c5-e5, and the
     // fourth click removes Black's piece on b4.

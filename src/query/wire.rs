@@ -329,6 +329,12 @@ pub struct ExploreMoveJson {
     pub depth: Option<u32>,
     /// The position after the move, in notation.
     pub position: String,
+    /// For a drawing move: the opponent's legal replies after it; `null` otherwise.
+    pub replies: Option<u32>,
+    /// For a drawing move: how many of those replies lose (a measure of how hard the move makes
+    /// the opponent's task, as Malom's ultra-strong advice ranks drawn moves); `null` otherwise
+    /// or when a reply's value is not solved.
+    pub losing_replies: Option<u32>,
 }
 
 /// `GET /api/explore`: what the explorer page shows of a position.

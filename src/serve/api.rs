@@ -264,17 +264,45 @@ fn explore_position(
         unsolved,
         moves: moves
             .into_iter()
-            .map(|(mv, v)| ExploreMoveJson {
-                mv: mv.to_notation(board),
-                from: mv.from().map(name),
-                to: name(mv.to()),
-                remove: mv.removed().map(name),
-                value: v.map(Value::name),
-                depth: v.and_then(Value::depth),
-                position: play(pos, mv).to_notation(variant, turn.other()),
+            .map(|(mv, v)| {
+                let (replies, losing_replies) = match v {
+                    Some(Value::Draw) => draw_quality(db, variant, &play(pos, mv))?,
+                    _ => (None, None),
+                };
+                Ok(ExploreMoveJson {
+                    mv: mv.to_notation(board),
+                    from: mv.from().map(name),
+                    to: name(mv.to()),
+                    remove: mv.removed().map(name),
+                    value: v.map(Value::name),
+                    depth: v.and_then(Value::depth),
+                    position: play(pos, mv).to_notation(variant, turn.other()),
+                    replies,
+                    losing_replies,
+                })
             })
-            .collect(),
+            .collect::<Result<_, Error>>()?,
     })
+}
+
+/// After a drawing move (`next` is the opponent's position): the opponent's replies and how
+/// many of them lose, `None` for the count when a reply's value is not solved.
+fn draw_quality(
+    db: &crate::store::Database,
+    variant: &Variant,
+    next: &Position,
+) -> Result<(Option<u32>, Option<u32>), Error> {
+    let replies = generate(variant, next);
+    let mut losing = 0;
+    for &r in &replies {
+        // The value for us, to move after the reply: a win means the reply lost.
+        match known(db.probe(&play(next, r)))? {
+            Some(Value::Win(_)) => losing += 1,
+            Some(_) => {}
+            None => return Ok((Some(replies.len() as u32), None)),
+        }
+    }
+    Ok((Some(replies.len() as u32), Some(losing)))
 }
 
 /// A probe's value, `None` for an unsolved sector; other errors pass.

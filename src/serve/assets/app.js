@@ -89,6 +89,8 @@ function plies(n) {
 // A move's value for the side to move, short.
 function moveWords(m) {
   if (m.value === null) return 'not solved';
+  // A drawing move's quality: how many of the opponent's replies lose after it.
+  if (m.value === 'draw' && m.losing_replies != null) return `draw · ${m.losing_replies}/${m.replies} lose`;
   if (m.value === 'draw') return 'draw';
   return `${m.value} in ${m.depth}`;
 }
