@@ -2,7 +2,8 @@
 //! `chromium-driver`; CI installs them): the start's value, clicked moves with a mill and a
 //! removal, every shown value against `query --json`, undo and redo, the address reopening the
 //! position, the statistics tab, a move by the database in a game, and a phone-sized screen;
-//! addresses naming a variant or rules the folder lacks, and the hidden evaluation in Play.
+//! addresses naming a variant or rules the folder lacks, and the hidden evaluation in Play;
+//! Play's draw rules; the keyboard; the value chart (the newer tests at desktop and phone size).
 //!
 //! The WebDriver client is the few W3C commands this test needs, over the same small HTTP
 //! client as the API tests: every call has a socket timeout and every wait a bound.
@@ -298,12 +299,7 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
         return;
     }
     let db = solved("serve-browser", "six", &[]);
-    let server = Server::start(&db, 10.0);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let browser = Browser::start(
-        &tmp.join("serve-browser-profile"),
-        &tmp.join("serve-browser-chromedriver.log"),
-    );
+    let (server, browser) = session("serve-browser", &db);
     let variant = Variant::by_name("six").unwrap();
     let start = ".../.../..../.../... w 6 6";
 
@@ -556,6 +552,21 @@ fn open(browser: &Browser, url: &str) {
     browser.goto(url);
 }
 
+/// A server of `db` and a browser session on it, the profile and the driver's log named after
+/// `tag`.
+fn session(tag: &str, db: &Path) -> (Server, Browser) {
+    let server = Server::start(db, 10.0);
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let browser = Browser::start(
+        &tmp.join(format!("{tag}-profile")),
+        &tmp.join(format!("{tag}-chromedriver.log")),
+    );
+    (server, browser)
+}
+
+/// The window sizes every page test runs at: a desktop, and a phone (390×844).
+const SIZES: [(u32, u32); 2] = [(1200, 1000), (390, 844)];
+
 #[test]
 fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_play() {
     if !browser_present(
@@ -576,17 +587,19 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
         db.to_str().unwrap(),
     ]);
     assert!(out.status.success());
-    let server = Server::start(&db, 10.0);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let browser = Browser::start(
-        &tmp.join("serve-browser-address-profile"),
-        &tmp.join("serve-browser-address-chromedriver.log"),
-    );
+    let (server, browser) = session("serve-browser-address", &db);
+    for (width, height) in SIZES {
+        browser.window(width, height);
+        addresses_at_one_size(&browser, &server);
+    }
+}
+
+fn addresses_at_one_size(browser: &Browser, server: &Server) {
     let start = ".../.../..../.../... w 6 6";
 
     // Without an address the page opens on a game whose start is solved: six, not nine.
-    open(&browser, &format!("{}/", server.url()));
-    let page = shown(&browser, start);
+    open(browser, &format!("{}/", server.url()));
+    let page = shown(browser, start);
     assert!(page["error"].is_null(), "{page}");
 
     // A pasted position the server refuses leaves the board and the line as they were; the
@@ -603,29 +616,29 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
     })
     .expect("the refusal is shown");
     assert!(error.contains("Cannot open \"not a position\""), "{error}");
-    let page = shown(&browser, start);
+    let page = shown(browser, start);
     assert_eq!(
         page["hash"],
         "#variant=six&position=.../.../..../.../...+w+6+6"
     );
     browser.click("[data-point=\"a5\"]");
-    let page = shown(&browser, "W../.../..../.../... b 5 6");
+    let page = shown(browser, "W../.../..../.../... b 5 6");
     assert!(page["error"].is_null(), "{page}");
     browser.click("#undo");
-    let page = shown(&browser, start);
+    let page = shown(browser, start);
     assert!(page["error"].is_null(), "{page}");
 
     // Play where the database has no value: it says so and offers Explore.
     let unsolved = "W.W/.../.../W...W./.../B.B/..B b 0 0";
     open(
-        &browser,
+        browser,
         &format!(
             "{}/#variant=nine&position={}&tab=play&side=w",
             server.url(),
             enc(unsolved)
         ),
     );
-    shown(&browser, unsolved);
+    shown(browser, unsolved);
     let note = wait_for(Duration::from_secs(10), || {
         let t = browser.js("return document.getElementById('engine').textContent");
         let t = t.as_str()?.to_string();
@@ -641,8 +654,8 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
     // An unknown variant (also in capitals) is named, with what the folder holds, and stays
     // on screen over six's start, the address as given.
     for name in ["nosuch", "SIX"] {
-        open(&browser, &format!("{}/#variant={name}", server.url()));
-        let page = shown(&browser, start);
+        open(browser, &format!("{}/#variant={name}", server.url()));
+        let page = shown(browser, start);
         let error = page["error"]
             .as_str()
             .unwrap_or_else(|| panic!("no error: {page}"));
@@ -654,8 +667,8 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
     }
     // Rules the folder does not hold, or that do not exist, are not replaced silently.
     for rules in ["removal=strict", "removal=bogus"] {
-        open(&browser, &format!("{}/#variant=six&{rules}", server.url()));
-        let page = shown(&browser, start);
+        open(browser, &format!("{}/#variant=six&{rules}", server.url()));
+        let page = shown(browser, start);
         let error = page["error"]
             .as_str()
             .unwrap_or_else(|| panic!("no error: {page}"));
@@ -666,7 +679,7 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
         assert_eq!(page["hash"], format!("#variant=six&{rules}"));
         // A move moves on: the error goes and the address follows the game again.
         browser.click("[data-point=\"a5\"]");
-        let page = shown(&browser, "W../.../..../.../... b 5 6");
+        let page = shown(browser, "W../.../..../.../... b 5 6");
         assert!(page["error"].is_null(), "{page}");
         assert!(page["hash"]
             .as_str()
@@ -676,8 +689,8 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
 
     // The keyboard: a point takes the focus, has an accessible name, plays with Enter, and
     // keeps the focus after the move.
-    open(&browser, &format!("{}/#variant=six", server.url()));
-    shown(&browser, start);
+    open(browser, &format!("{}/#variant=six", server.url()));
+    shown(browser, start);
     let label = browser.js(
         "const p = document.querySelector('[data-point=\"c5\"]'); p.focus();
          return [p.getAttribute('aria-label'), p.getAttribute('tabindex'), document.activeElement.dataset.point]",
@@ -692,7 +705,7 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
         json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
             {"type": "keyDown", "value": "\u{E007}"}, {"type": "keyUp", "value": "\u{E007}"}]}]}),
     );
-    shown(&browser, ".W./.../..../.../... b 5 6");
+    shown(browser, ".W./.../..../.../... b 5 6");
     let focus = browser.js(
         "return [document.activeElement.dataset.point, document.activeElement.getAttribute('aria-label'),
                  document.getElementById('verdict').getAttribute('aria-live')]",
@@ -703,10 +716,10 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
     // draw, each the value of the best move through that point.
     let won = "W.B/.../.W.B/.../W.. b 3 4";
     open(
-        &browser,
+        browser,
         &format!("{}/#variant=six&position={}", server.url(), enc(won)),
     );
-    let page = shown(&browser, won);
+    let page = shown(browser, won);
     let labels = browser.js(
         "return [...document.querySelectorAll('text.depth')].map(t => [t.textContent, t.getAttribute('class')])",
     );
@@ -731,8 +744,8 @@ fn addresses_the_folder_lacks_say_so_and_a_hidden_evaluation_stays_hidden_in_pla
     );
 
     // With the evaluation hidden, the database's moves in Play say nothing of the value.
-    open(&browser, &format!("{}/#variant=six", server.url()));
-    shown(&browser, start);
+    open(browser, &format!("{}/#variant=six", server.url()));
+    shown(browser, start);
     browser.click("#hide-eval");
     browser.click("#tab-play");
     browser.click(".side[data-side=\"b\"]");
@@ -759,18 +772,20 @@ fn play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule() {
         return;
     }
     let db = solved("serve-browser-draws", "six", &[]);
-    let server = Server::start(&db, 10.0);
-    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let browser = Browser::start(
-        &tmp.join("serve-browser-draws-profile"),
-        &tmp.join("serve-browser-draws-chromedriver.log"),
-    );
+    let (server, browser) = session("serve-browser-draws", &db);
+    for (width, height) in SIZES {
+        browser.window(width, height);
+        draws_at_one_size(&browser, &server);
+    }
+}
+
+fn draws_at_one_size(browser: &Browser, server: &Server) {
     let endgame = "WW./.../BB../.../W.B w 0 0";
     open(
-        &browser,
+        browser,
         &format!("{}/#variant=six&position={}", server.url(), enc(endgame)),
     );
-    shown(&browser, endgame);
+    shown(browser, endgame);
 
     // The rules themselves, on lines made up for them.
     let rule = |line: &str, n: u32| {
@@ -817,7 +832,7 @@ fn play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule() {
     let (pos, turn) = Position::parse(&variant, endgame).unwrap();
     let after = play(&pos, Move::parse(variant.board(), &moved).unwrap())
         .to_notation(&variant, turn.other());
-    shown(&browser, &after);
+    shown(browser, &after);
     let note = wait_for(Duration::from_secs(5), || {
         let text = browser.js("return document.getElementById('engine').textContent");
         let text = text.as_str()?.to_string();
@@ -838,8 +853,8 @@ fn play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule() {
     let hash = browser.js("return location.hash");
     let hash = hash.as_str().unwrap().to_string();
     assert!(hash.contains("tab=play&side=w"), "{hash}");
-    open(&browser, &format!("{}/{hash}", server.url()));
-    shown(&browser, &after);
+    open(browser, &format!("{}/{hash}", server.url()));
+    shown(browser, &after);
     let tab = browser.js(
         "return [document.getElementById('tab-play').getAttribute('aria-selected'),
                  document.getElementById('play-panel').hidden]",
