@@ -543,6 +543,19 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
         browser.js("return [document.documentElement.scrollWidth, window.innerWidth]")
     );
     browser.screenshot(&target_dir().join("explorer-six-phone.png"));
+    // The statistics chart's text is as large on a phone as on a desktop (12px, not 6).
+    browser.click("#tab-stats");
+    let size = wait_for(Duration::from_secs(15), || {
+        let v = browser.js(
+            "const t = document.querySelector('#stats-chart text'); if (!t) return null;
+             const c = document.getElementById('stats-chart');
+             return 12 * c.getBoundingClientRect().width / c.viewBox.baseVal.width;",
+        );
+        v.as_f64()
+    })
+    .expect("the statistics chart is drawn");
+    assert!(size >= 11.0, "the chart's text is {size}px on a phone");
+    browser.click("#tab-explore");
 }
 
 /// Opens `url` in a fresh page (through a blank one, so that a change of the fragment alone is

@@ -859,9 +859,11 @@ async function renderStats() {
     + `the deepest value is ${plies(deepest)}; the start position is ${start}.`;
 
   // One stacked bar per sector: win, draw and loss shares.
+  // As wide in units as on screen, so that its 12px text stays 12px on a phone.
   const rowH = 18;
   const labelW = 86;
-  const barW = 560;
+  const shown = Math.round(chart.getBoundingClientRect().width) || 716;
+  const barW = Math.max(120, Math.min(560, shown - labelW - 70));
   const width = labelW + barW + 70;
   chart.setAttribute('viewBox', `0 0 ${width} ${stats.sectors.length * rowH + 20}`);
   stats.sectors.forEach((s, i) => {
