@@ -846,6 +846,23 @@ fn draws_at_one_size(browser: &Browser, server: &Server) {
     let after = play(&pos, Move::parse(variant.board(), &moved).unwrap())
         .to_notation(&variant, turn.other());
     shown(browser, &after);
+    // The last move is drawn as an arrow; Flip turns the board half round and back.
+    let arrows = browser.js("return document.querySelectorAll('#board .last-arrow').length");
+    assert_eq!(arrows, 1, "{moved}");
+    let ys = "return ['a1', 'a5'].map(p => Number(document.querySelector(`[data-point=\"${p}\"]`).getAttribute('cy')))";
+    let before = browser.js(ys);
+    assert!(
+        before[0].as_f64() > before[1].as_f64(),
+        "a1 below a5: {before}"
+    );
+    browser.click("#flip");
+    let flipped = browser.js(ys);
+    assert!(
+        flipped[0].as_f64() < flipped[1].as_f64(),
+        "flipped, a1 above a5: {flipped}"
+    );
+    browser.click("#flip");
+    assert_eq!(browser.js(ys), before);
     let note = wait_for(Duration::from_secs(5), || {
         let text = browser.js("return document.getElementById('engine').textContent");
         let text = text.as_str()?.to_string();

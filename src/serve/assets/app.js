@@ -24,6 +24,7 @@ const state = {
   request: 0,       // the latest position request; older answers are dropped
   engineNote: '',
   focus: null,      // the point that last had the keyboard focus
+  flipped: false,   // the board turned half round
   addressError: '', // what the address asked for that this folder lacks, until the user moves on
   nMove: 100,       // Play's N-move rule: moves (plies) in a row without a mill's removal
 };
@@ -413,14 +414,16 @@ function choose(options) {
 
 // ---------------------------------------------------------------- drawing
 
+// Where each point is drawn; flipped, the board is turned half round (Black's side at the
+// bottom).
 function geometry(board) {
   const maxFile = Math.max(...board.points.map((p) => p.file));
   const maxRank = Math.max(...board.points.map((p) => p.rank));
+  const fx = (f) => MARGIN + (state.flipped ? maxFile - f : f) * UNIT;
+  const fy = (r) => MARGIN + (state.flipped ? r : maxRank - r) * UNIT;
   const at = {};
-  for (const p of board.points) {
-    at[p.name] = { x: MARGIN + p.file * UNIT, y: MARGIN + (maxRank - p.rank) * UNIT };
-  }
-  return { at, width: 2 * MARGIN + maxFile * UNIT, height: 2 * MARGIN + maxRank * UNIT, maxRank };
+  for (const p of board.points) at[p.name] = { x: fx(p.file), y: fy(p.rank) };
+  return { at, fx, fy, width: 2 * MARGIN + maxFile * UNIT, height: 2 * MARGIN + maxRank * UNIT, maxRank };
 }
 
 function renderBoard() {
@@ -454,10 +457,10 @@ function drawLabels(root, g, board) {
   const files = [...new Set(board.points.map((p) => p.file))];
   const ranks = [...new Set(board.points.map((p) => p.rank))];
   for (const f of files) {
-    root.append(svg('text', { class: 'label', x: MARGIN + f * UNIT, y: g.height - 24 }, String.fromCharCode(97 + f)));
+    root.append(svg('text', { class: 'label', x: g.fx(f), y: g.height - 24 }, String.fromCharCode(97 + f)));
   }
   for (const r of ranks) {
-    root.append(svg('text', { class: 'label', x: 26, y: MARGIN + (g.maxRank - r) * UNIT }, String(r + 1)));
+    root.append(svg('text', { class: 'label', x: 26, y: g.fy(r) }, String(r + 1)));
   }
 }
 
@@ -497,6 +500,7 @@ function drawLastMove(root, g) {
   for (const p of [lastFrom, lastTo]) {
     if (p && g.at[p]) root.append(svg('circle', { class: 'last', cx: g.at[p].x, cy: g.at[p].y, r: 47 }));
   }
+  if (lastFrom && g.at[lastFrom] && g.at[lastTo]) arrow(root, g.at[lastFrom], g.at[lastTo], 'last-arrow');
   // Where the last move removed a piece: a cross on the emptied point.
   const removed = last && last.includes('x') ? last.split('x')[1] : null;
   if (removed && g.at[removed]) {
@@ -619,23 +623,27 @@ function pointName(name, piece, mark) {
   return `${name}, ${what}, ${verb}${value}`;
 }
 
+// An arrow from one point to another, of class `cls` (its head `cls-head`).
+function arrow(root, from, to, cls) {
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len;
+  const uy = dy / len;
+  const end = { x: to.x - ux * 30, y: to.y - uy * 30 };
+  root.append(svg('line', { class: cls, x1: from.x + ux * 20, y1: from.y + uy * 20, x2: end.x, y2: end.y }));
+  const head = [
+    [to.x - ux * 8, to.y - uy * 8],
+    [end.x - uy * 16 - ux * 10, end.y + ux * 16 - uy * 10],
+    [end.x + uy * 16 - ux * 10, end.y - ux * 16 - uy * 10],
+  ];
+  root.append(svg('polygon', { class: `${cls}-head`, points: head.map((p) => p.join(',')).join(' ') }));
+}
+
 function drawMove(root, g, m) {
   const to = g.at[m.to];
   if (m.from) {
-    const from = g.at[m.from];
-    const dx = to.x - from.x;
-    const dy = to.y - from.y;
-    const len = Math.hypot(dx, dy) || 1;
-    const ux = dx / len;
-    const uy = dy / len;
-    const end = { x: to.x - ux * 30, y: to.y - uy * 30 };
-    root.append(svg('line', { class: 'arrow', x1: from.x + ux * 20, y1: from.y + uy * 20, x2: end.x, y2: end.y }));
-    const head = [
-      [to.x - ux * 8, to.y - uy * 8],
-      [end.x - uy * 16 - ux * 10, end.y + ux * 16 - uy * 10],
-      [end.x + uy * 16 - ux * 10, end.y - ux * 16 - uy * 10],
-    ];
-    root.append(svg('polygon', { class: 'arrow-head', points: head.map((p) => p.join(',')).join(' ') }));
+    arrow(root, g.at[m.from], to, 'arrow');
   } else {
     root.append(svg('circle', { class: 'selected', cx: to.x, cy: to.y, r: 44 }));
   }
@@ -962,6 +970,11 @@ function listen() {
     show();
   });
   $('explore-here').addEventListener('click', () => setTab('explore'));
+  $('flip').addEventListener('click', () => {
+    state.flipped = !state.flipped;
+    $('flip').setAttribute('aria-pressed', String(state.flipped));
+    if (state.game) renderBoard();
+  });
   $('first').addEventListener('click', () => go(0));
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', () => go(state.at + 1));
