@@ -936,16 +936,8 @@ function label(game) {
   return text;
 }
 
-// The page's controls.
-function listen() {
-  state.hideEval = localStorage.getItem('morris.hideEval') === 'true';
-  $('hide-eval').checked = state.hideEval;
-  $('hide-eval').addEventListener('change', (e) => {
-    state.hideEval = e.target.checked;
-    localStorage.setItem('morris.hideEval', String(state.hideEval));
-    if (state.data) render();
-  });
-  for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => setTab(b.dataset.tab));
+// The Play panel's controls: the side, the N-move rule, a new game, Explore from here.
+function listenPlay() {
   for (const b of document.querySelectorAll('.side')) {
     b.addEventListener('click', () => {
       state.human = b.dataset.side;
@@ -970,6 +962,19 @@ function listen() {
     show();
   });
   $('explore-here').addEventListener('click', () => setTab('explore'));
+}
+
+// The page's controls.
+function listen() {
+  state.hideEval = localStorage.getItem('morris.hideEval') === 'true';
+  $('hide-eval').checked = state.hideEval;
+  $('hide-eval').addEventListener('change', (e) => {
+    state.hideEval = e.target.checked;
+    localStorage.setItem('morris.hideEval', String(state.hideEval));
+    if (state.data) render();
+  });
+  for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => setTab(b.dataset.tab));
+  listenPlay();
   $('flip').addEventListener('click', () => {
     state.flipped = !state.flipped;
     $('flip').setAttribute('aria-pressed', String(state.flipped));
