@@ -226,10 +226,7 @@ pub unsafe extern "C" fn morris_open(
 /// when it is not told the variant.
 fn the_rule_set(root: &Path, overrides: RuleOverrides) -> Result<Variant, Failure> {
     check_folder(root)?;
-    let found: Vec<Variant> = solved_rule_sets(root)?
-        .into_iter()
-        .filter(|v| v.rules() == v.clone().with_overrides(overrides).rules())
-        .collect();
+    let found = solved_rule_sets(root, overrides)?;
     match found.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(Failure::new(

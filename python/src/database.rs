@@ -348,10 +348,7 @@ fn the_rule_set(root: &Path, rules: &RuleArgs) -> Result<Variant, Fail> {
         });
     }
     let overrides = rules.overrides()?;
-    let found: Vec<Variant> = solved_rule_sets(root)?
-        .into_iter()
-        .filter(|v| v.rules() == v.clone().with_overrides(overrides).rules())
-        .collect();
+    let found = solved_rule_sets(root, overrides)?;
     let name = |v: &Variant| format!("{} ({})", v.name(), v.rules().id());
     match found.as_slice() {
         [one] => Ok(one.clone()),

@@ -56,7 +56,7 @@ pub fn serve(args: ServeArgs) -> Result<ExitCode, Failure> {
 /// Warns on standard error when the folder holds nothing to answer with (a mistyped `--db`): the
 /// server still starts, and its page says the same, but the person starting it should know.
 fn warn_if_empty(root: &std::path::Path, tables: bool) {
-    let why = match morris::store::solved_rule_sets(root) {
+    let why = match morris::store::solved_rule_sets(root, Default::default()) {
         Ok(found) if !found.is_empty() => return,
         Ok(_) => "holds no solved sectors or tables of any variant",
         Err(_) => "cannot be read (does it exist?)",

@@ -13,8 +13,8 @@ use super::file::SectorFile;
 use crate::error::{Damage, Error, Missing};
 use crate::rules::too_few_pieces;
 use crate::rules::Position;
-use crate::rules::Variant;
 use crate::rules::{Outcome, Value};
+use crate::rules::{RuleOverrides, Variant};
 use crate::space::Sector;
 use crate::space::{plan, slot_of, Orbits, SectorIndex};
 
@@ -385,14 +385,15 @@ pub fn rule_set_folder(variant: &Variant) -> String {
     format!("{}.{}", variant.name(), variant.rules().id())
 }
 
-/// The rule sets of which the folder `root` holds sector files or compact tables, in the order
-/// of `morris variants`, each variant's default rules first: what a reader that is not told the
-/// variant can open there.
+/// The rule sets of which the folder `root` holds sector files or compact tables, among those
+/// that agree with `given` (the switches it sets; `RuleOverrides::default()` for all), in the
+/// order of `morris variants`, each variant's default rules first: what a reader that is not
+/// told the variant can open there.
 ///
 /// # Errors
 /// `Error::Io` when `root` cannot be listed; `Error::BadFolder` when it is itself a rule set's
 /// folder (as [`Database::new`]).
-pub fn solved_rule_sets(root: &Path) -> Result<Vec<Variant>, Error> {
+pub fn solved_rule_sets(root: &Path, given: RuleOverrides) -> Result<Vec<Variant>, Error> {
     let names: std::collections::HashSet<String> = fs::read_dir(root)
         .map_err(|cause| Error::Io {
             path: root.to_path_buf(),
@@ -403,7 +404,9 @@ pub fn solved_rule_sets(root: &Path) -> Result<Vec<Variant>, Error> {
     let mut found = Vec::new();
     for name in Variant::names() {
         for variant in Variant::by_name(name)?.rule_sets() {
-            if names.contains(&rule_set_folder(&variant))
+            let agrees = variant.rules() == variant.clone().with_overrides(given).rules();
+            if agrees
+                && names.contains(&rule_set_folder(&variant))
                 && !Database::open(root, &variant)?.present().is_empty()
             {
                 found.push(variant);
