@@ -395,6 +395,8 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
     assert!(page.text().contains("<script src=\"/app.js\""));
     for (path, kind) in [
         ("/app.js", "text/javascript"),
+        ("/game.js", "text/javascript"),
+        ("/editor.js", "text/javascript"),
         ("/style.css", "text/css"),
         ("/favicon.svg", "image/svg+xml"),
     ] {

@@ -891,3 +891,316 @@ fn draws_at_one_size(browser: &Browser, server: &Server) {
     );
     assert_eq!(tab, json!(["true", false]), "{hash}");
 }
+
+/// The buttons of the game list: their text and whether each is the shown move.
+fn game_list(browser: &Browser) -> Vec<(String, bool)> {
+    let v = browser.js(
+        "return [...document.querySelectorAll('#line button')].map(b => [b.textContent, b.classList.contains('current')])",
+    );
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b[0].as_str().unwrap().to_string(), b[1] == true))
+        .collect()
+}
+
+/// Clicks the game list's button that reads `text`.
+fn click_in_game(browser: &Browser, text: &str) {
+    let found = browser.js(&format!(
+        "const b = [...document.querySelectorAll('#line button')].find(b => b.textContent === {text:?});
+         if (!b) return false; b.click(); return true"
+    ));
+    assert_eq!(found, true, "no move {text} in the game list");
+}
+
+/// The page's address, after the `#`.
+fn hash(browser: &Browser) -> String {
+    let h = browser.js("return decodeURIComponent(location.hash)");
+    h.as_str().unwrap().to_string()
+}
+
+/// Imports a game text through the page's box.
+fn import(browser: &Browser, text: &str) {
+    browser.js(&format!(
+        "document.getElementById('game-text').open = true;
+         document.getElementById('game-text-input').value = {text:?};
+         document.getElementById('import').click(); return null"
+    ));
+}
+
+/// The error box's text, once shown (at most 10 s).
+fn error_shown(browser: &Browser) -> String {
+    wait_for(Duration::from_secs(10), || {
+        let e = browser.js(
+            "const b = document.getElementById('error'); return b.hidden ? null : b.textContent",
+        );
+        e.as_str().map(str::to_string)
+    })
+    .expect("an error is shown")
+}
+
+#[test]
+fn variations_are_kept_promoted_deleted_and_the_game_goes_to_text_and_back() {
+    if !browser_present("variations_are_kept_promoted_deleted_and_the_game_goes_to_text_and_back") {
+        return;
+    }
+    let db = solved("serve-browser-tree", "six", &[]);
+    let (server, browser) = session("serve-browser-tree", &db);
+    for (width, height) in SIZES {
+        browser.window(width, height);
+        variations_at_one_size(&browser, &server);
+        game_text_at_one_size(&browser, &db);
+    }
+}
+
+/// Six's start and the positions after a5, a5 b4, a5 c5 and a5 b4 c5.
+const SIX: [&str; 5] = [
+    ".../.../..../.../... w 6 6",
+    "W../.../..../.../... b 5 6",
+    "W../B../..../.../... w 5 5",
+    "WB./.../..../.../... w 5 5",
+    "WW./B../..../.../... b 4 5",
+];
+
+fn variations_at_one_size(browser: &Browser, server: &Server) {
+    open(browser, &format!("{}/#variant=six", server.url()));
+    shown(browser, SIX[0]);
+    browser.click("[data-point=\"a5\"]");
+    shown(browser, SIX[1]);
+    browser.click("[data-point=\"b4\"]");
+    shown(browser, SIX[2]);
+    // Back one move, and another reply: a variation beside b4, which stays.
+    click_in_game(browser, "1. a5");
+    shown(browser, SIX[1]);
+    browser.click("[data-point=\"c5\"]");
+    shown(browser, SIX[3]);
+    let expected = |current: usize| -> Vec<(String, bool)> {
+        ["start", "1. a5", "1\u{2026} b4", "1\u{2026} c5"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.to_string(), i == current))
+            .collect()
+    };
+    assert_eq!(game_list(browser), expected(3));
+    let nested = browser.js("return document.querySelectorAll('#line ol.variation button').length");
+    assert_eq!(nested, 1, "c5 is drawn as a variation");
+    let h = hash(browser);
+    assert!(
+        h.contains("moves=a5,b4,(c5)") && h.contains("at=a5,c5"),
+        "{h}"
+    );
+    // The address keeps the whole tree and the move shown.
+    browser.cmd("POST", "/refresh", json!({}));
+    shown(browser, SIX[3]);
+    assert_eq!(game_list(browser), expected(3));
+    // Promoted, the variation becomes the main line; b4 its variation.
+    browser.click("#promote");
+    let h = wait_for(Duration::from_secs(5), || {
+        let h = hash(browser);
+        h.contains("moves=a5,c5,(b4)").then_some(h)
+    })
+    .unwrap_or_else(|| panic!("not promoted: {}", hash(browser)));
+    assert!(!h.contains("at=") && !h.contains("ply="), "{h}");
+    assert_eq!(
+        game_list(browser)
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .collect::<Vec<_>>(),
+        ["start", "1. a5", "1\u{2026} c5", "1\u{2026} b4"]
+    );
+    // Deleted, b4 goes and the page shows the position before it.
+    click_in_game(browser, "1\u{2026} b4");
+    shown(browser, SIX[2]);
+    browser.click("#cut");
+    shown(browser, SIX[1]);
+    let h = hash(browser);
+    assert!(h.contains("moves=a5,c5&ply=1"), "{h}");
+    assert_eq!(game_list(browser).len(), 3);
+    // Walking the shown line: Redo goes on along the main line.
+    browser.click("#redo");
+    shown(browser, SIX[3]);
+}
+
+fn game_text_at_one_size(browser: &Browser, db: &Path) {
+    // Export: headers with the variant and its rules, then the moves.
+    browser.js("document.getElementById('game-text').open = true; document.getElementById('export').click(); return null");
+    let text = browser.js("return document.getElementById('game-text-input').value");
+    let text = text.as_str().unwrap();
+    for line in [
+        "[Variant \"six\"]",
+        "[Removal \"standard\"]",
+        "[Result \"*\"]",
+        "1. a5 c5 *",
+    ] {
+        assert!(text.contains(line), "{line} not in {text}");
+    }
+    // Import: a game with a variation, numbers written either way, a comment.
+    let game = "[Variant \"six\"]\n[Removal \"standard\"]\n\n1. a5 b4 (1... c5 {another try} 2.e5) 2. c5 *";
+    import(browser, game);
+    shown(browser, SIX[4]);
+    assert_eq!(
+        game_list(browser)
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .collect::<Vec<_>>(),
+        [
+            "start",
+            "1. a5",
+            "1\u{2026} b4",
+            "1\u{2026} c5",
+            "2. e5",
+            "2. c5"
+        ]
+    );
+    // Each move's value is the database's.
+    let page = shown(browser, SIX[4]);
+    check_against_cli(db, &page, SIX[4]);
+    browser.js("document.getElementById('export').click(); return null");
+    let again = browser.js("return document.getElementById('game-text-input').value");
+    assert!(
+        again
+            .as_str()
+            .unwrap()
+            .contains("1. a5 b4 (1... c5 2. e5) 2. c5 *"),
+        "{again}"
+    );
+    // A game set up from a position says so, and comes back the same.
+    let set_up = format!(
+        "[Variant \"six\"]\n[SetUp \"1\"]\n[Position \"{}\"]\n\n1... b4 *",
+        SIX[1]
+    );
+    import(browser, &set_up);
+    shown(browser, SIX[2]);
+    browser.js("document.getElementById('export').click(); return null");
+    let again = browser.js("return document.getElementById('game-text-input').value");
+    let again = again.as_str().unwrap();
+    assert!(
+        again.contains(&format!("[Position \"{}\"]", SIX[1])) && again.contains("1... b4 *"),
+        "{again}"
+    );
+    // A text that does not hold is refused whole, naming why; the game shown stays.
+    for (bad, why) in [
+        ("1. a5 a5", "move 2, a5, is not legal"),
+        (
+            "[Variant \"nosuch\"] 1. a5",
+            "no solved sectors of the variant \"nosuch\"",
+        ),
+        (
+            "[Variant \"six\"] [Removal \"strict\"] 1. a5",
+            "does not hold six under removal strict",
+        ),
+        ("1. a5 (b4", "not closed"),
+        ("1. a5 !!", "\"!!\" is not a move"),
+    ] {
+        import(browser, bad);
+        let error = error_shown(browser);
+        assert!(
+            error.starts_with("Cannot import the game") && error.contains(why),
+            "{bad}: {error}"
+        );
+        let page = shown(browser, SIX[2]);
+        assert_eq!(game_list(browser).len(), 2, "{bad}: {page}");
+    }
+    browser.js("document.getElementById('game-text-input').value = ''; return null");
+}
+
+#[test]
+fn the_board_editor_builds_a_position_and_names_what_is_wrong() {
+    if !browser_present("the_board_editor_builds_a_position_and_names_what_is_wrong") {
+        return;
+    }
+    let db = solved("serve-browser-editor", "six", &[]);
+    let (server, browser) = session("serve-browser-editor", &db);
+    for (width, height) in SIZES {
+        browser.window(width, height);
+        editor_at_one_size(&browser, &server, &db);
+    }
+}
+
+/// The editor's check once it has answered: (ok, text, position built).
+fn edit_check(browser: &Browser, position: &str) -> (bool, String) {
+    let v = wait_for(Duration::from_secs(10), || {
+        let v = browser.js(
+            "const c = document.getElementById('edit-check');
+             return [c.dataset.ok, c.textContent, document.getElementById('edit-position').textContent]",
+        );
+        (v[0] != "" && v[2] == position).then_some(v)
+    })
+    .unwrap_or_else(|| {
+        panic!(
+            "the editor did not check {position}: {}",
+            browser.js("return document.getElementById('edit-position').textContent")
+        )
+    });
+    (v[0] == "true", v[1].as_str().unwrap().to_string())
+}
+
+fn editor_at_one_size(browser: &Browser, server: &Server, db: &Path) {
+    open(browser, &format!("{}/#variant=six", server.url()));
+    shown(browser, SIX[0]);
+    browser.click("#tab-edit");
+    assert!(hash(browser).contains("tab=edit"));
+    let (ok, _) = edit_check(browser, SIX[0]);
+    assert!(ok);
+    // A white piece on a5 with six still in hand: seven white pieces, which the server refuses
+    // with `query`'s own reason.
+    browser.click("[data-point=\"a5\"]");
+    let wrong = "W../.../..../.../... w 6 6";
+    let (ok, text) = edit_check(browser, wrong);
+    assert!(!ok, "{text}");
+    let out = morris(&[
+        "--variant",
+        "six",
+        "query",
+        "--db",
+        db.to_str().unwrap(),
+        wrong,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let reason = String::from_utf8_lossy(&out.stderr);
+    let reason = reason
+        .trim()
+        .trim_start_matches("morris: ")
+        .trim_start_matches("error: ");
+    assert!(
+        text.contains(reason.split(';').next().unwrap()),
+        "page: {text}\nquery: {reason}"
+    );
+    let done = browser.js("return document.getElementById('edit-done').disabled");
+    assert_eq!(done, true, "a wrong position cannot be explored");
+    // Five in hand and Black to move: a position of a game.
+    browser.js(
+        "const h = document.getElementById('edit-hand-w'); h.value = '5'; h.dispatchEvent(new Event('change'));
+         const t = document.getElementById('edit-turn'); t.value = 'b'; t.dispatchEvent(new Event('change'));
+         return null",
+    );
+    let (ok, text) = edit_check(browser, SIX[1]);
+    assert!(ok, "{text}");
+    // Black on b4 (one more than Black holds back), then removed again by a second click;
+    // the empty tool clears a5, and White's tool puts it back.
+    browser.click(".tool[data-tool=\"b\"]");
+    browser.click("[data-point=\"b4\"]");
+    let (ok, _) = edit_check(browser, "W../B../..../.../... b 5 6");
+    assert!(!ok, "Black has placed one more than it holds back");
+    browser.click("[data-point=\"b4\"]");
+    assert!(edit_check(browser, SIX[1]).0);
+    browser.click(".tool[data-tool=\"empty\"]");
+    browser.click("[data-point=\"a5\"]");
+    let (ok, _) = edit_check(browser, ".../.../..../.../... b 5 6");
+    assert!(!ok);
+    browser.click(".tool[data-tool=\"w\"]");
+    browser.click("[data-point=\"a5\"]");
+    assert!(edit_check(browser, SIX[1]).0);
+    // Explored: the Explore tab shows it with the database's values.
+    browser.click("#edit-done");
+    let page = shown(browser, SIX[1]);
+    check_against_cli(db, &page, SIX[1]);
+    let tab =
+        browser.js("return document.getElementById('tab-explore').getAttribute('aria-selected')");
+    assert_eq!(tab, "true");
+    assert_eq!(
+        game_list(browser).len(),
+        1,
+        "a new game from the set-up position"
+    );
+}

@@ -5,6 +5,8 @@ use axum::response::{IntoResponse, Response};
 
 const INDEX: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/app.js");
+const GAME: &str = include_str!("assets/game.js");
+const EDITOR: &str = include_str!("assets/editor.js");
 const STYLE: &str = include_str!("assets/style.css");
 const ICON: &str = include_str!("assets/favicon.svg");
 
@@ -37,6 +39,16 @@ pub(super) async fn index() -> Response {
 /// `GET /app.js`.
 pub(super) async fn script() -> Response {
     asset(SCRIPT, "text/javascript; charset=utf-8")
+}
+
+/// `GET /game.js`: the game tree and its texts.
+pub(super) async fn game_script() -> Response {
+    asset(GAME, "text/javascript; charset=utf-8")
+}
+
+/// `GET /editor.js`: the board editor.
+pub(super) async fn editor_script() -> Response {
+    asset(EDITOR, "text/javascript; charset=utf-8")
 }
 
 /// `GET /style.css`.

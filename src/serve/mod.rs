@@ -145,6 +145,8 @@ fn router(app: Arc<App>, timeout: Duration, cors: Cors) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
+        .route("/game.js", get(assets::game_script))
+        .route("/editor.js", get(assets::editor_script))
         .route("/style.css", get(assets::style))
         .route("/favicon.svg", get(assets::icon))
         .route("/api/variants", get(api::variants))

@@ -12,7 +12,9 @@ let SWITCHES = [];
 const state = {
   games: [],        // [{variant, ruleSet, label}] from /api/variants
   game: null,       // the selected one
-  line: [],         // [{position, move}]: the line played; line[0].move is null
+  root: null,       // the game tree (game.js): the start, its moves and their variations
+  line: [],         // the nodes of the shown line, root first: through the shown node, then on
+                    // along the main continuations
   at: 0,            // the shown ply of the line
   data: null,       // /api/explore of the shown position
   selected: null,   // the piece chosen to move (moving phase)
@@ -155,13 +157,17 @@ function encodeHash() {
   const g = state.game;
   p.set('variant', g.variant.name);
   if (!g.ruleSet.default) for (const s of SWITCHES) p.set(s, g.ruleSet.rules[s]);
-  // The whole line: where it starts, its moves, and the ply shown when it is not the last.
-  p.set('position', state.line[0].position);
-  if (state.line.length > 1) p.set('moves', state.line.slice(1).map((e) => e.move).join(','));
-  if (state.line.length > 1 && state.at !== state.line.length - 1) p.set('ply', String(state.at));
+  // The whole game: where it starts, its moves with their variations, and the node shown:
+  // its ply when it is on the main line and not its last, else the moves that lead to it.
+  p.set('position', state.root.position);
+  const moves = moveList(state.root);
+  if (moves) p.set('moves', moves);
+  const shown = state.line[state.at];
+  if (!onMainLine(shown)) p.set('at', movesTo(shown).join(','));
+  else if (shown.children.length > 0) p.set('ply', String(state.at));
   if (state.tab === 'play') { p.set('tab', 'play'); p.set('side', state.human); }
-  if (state.tab === 'stats') p.set('tab', 'stats');
-  return '#' + p.toString().replace(/%2F/g, '/').replace(/%2C/g, ',');
+  if (state.tab === 'stats' || state.tab === 'edit') p.set('tab', state.tab);
+  return '#' + p.toString().replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%28/g, '(').replace(/%29/g, ')');
 }
 
 function updateHash() {
@@ -180,12 +186,19 @@ function fromHash() {
   // Without a variant: the first game whose start is solved (a page that opens on an unsolved
   // start offers nothing to explore), else the first.
   const first = state.games.find((g) => g.ruleSet.start !== null) || state.games[0];
-  const moves = (p.get('moves') || '').split(',').map((m) => m.trim()).filter((m) => m);
+  let moves = [];
+  try {
+    moves = parseMoveList(p.get('moves') || '');
+  } catch (e) {
+    state.addressError = `The address's moves cannot be read: ${e.message}.`;
+  }
   const ply = p.has('ply') ? Number(p.get('ply')) : null;
-  if (!name) return { game: first, position: p.get('position') || first.variant.start_position, moves, ply };
+  const at = p.has('at') ? p.get('at').split(',').filter((m) => m) : null;
+  const shown = { moves, ply, at };
+  if (!name) return { game: first, position: p.get('position') || first.variant.start_position, ...shown };
   const ofVariant = state.games.filter((g) => g.variant.name === name);
   const game = ofVariant.find((g) => SWITCHES.every((s) => !p.has(s) || p.get(s) === g.ruleSet.rules[s]));
-  if (game) return { game, position: p.get('position') || game.variant.start_position, moves, ply };
+  if (game) return { game, position: p.get('position') || game.variant.start_position, ...shown };
   const instead = ofVariant[0] || first;
   const asked = SWITCHES.filter((s) => p.has(s)).map((s) => `${s} ${p.get(s)}`).join(', ');
   state.addressError = ofVariant.length === 0
@@ -194,43 +207,111 @@ function fromHash() {
       + `Showing ${label(instead)} instead.`
     : `The address asks for ${name} under ${asked}, which this folder does not hold (it holds `
       + `${ofVariant.map(label).join('; ')}). Showing ${label(instead)} instead.`;
-  return { game: instead, position: instead.variant.start_position, moves: [], ply: null };
+  return { game: instead, position: instead.variant.start_position, moves: [], ply: null, at: null };
 }
 
-// Opens the line an address names: its start, then its moves played one by one as the server
-// lists them (a move that is not legal there ends the line, and the page says so), shown at
-// `ply` (default: the last).
-async function openLine({ game, position, moves, ply }) {
+// Opens the game an address names: its start, then its moves and their variations played one by
+// one as the server lists them (a move that is not legal ends its line there, and the page says
+// so), shown at the node `at` leads to, else at `ply` of the main line (default: its last).
+async function openLine({ game, position, moves, ply, at }) {
   startLine(game, position);
   const id = ++state.request;
-  for (const [i, mv] of moves.entries()) {
-    const from = state.line[state.line.length - 1].position;
-    let data;
-    try {
-      data = await api('explore', { ...gameParams(), position: from });
-    } catch (e) {
-      break; // the start itself is refused: show() says why
-    }
-    if (id !== state.request) return; // another line was opened meanwhile
-    remember(state.line[state.line.length - 1], data);
-    const m = data.moves.find((x) => x.move === mv);
-    if (!m) {
-      state.addressError = `The address's move ${i + 1}, ${mv}, is not legal in ${data.position}; `
-        + 'the line stops before it.';
-      break;
-    }
-    state.line.push({ position: m.position, move: m.move });
+  let stopped = null;
+  try {
+    await growTree(game, state.root, moves, () => id !== state.request);
+  } catch (e) {
+    stopped = e;
   }
-  const last = state.line.length - 1;
-  state.at = ply === null || !(ply >= 0) ? last : Math.min(Math.floor(ply), last);
+  if (id !== state.request) return; // another line was opened meanwhile
+  if (stopped && stopped.move) state.addressError = `The address's ${stopped.message}; the line stops before it.`;
+  const target = at ? follow(state.root, at) : null;
+  if (at && !target) state.addressError = `The address's shown position (at=${at.join(',')}) is not in its game.`;
+  const main = lineThrough(state.root);
+  const shown = target || main[ply === null || !(ply >= 0) ? main.length - 1 : Math.min(Math.floor(ply), main.length - 1)];
+  state.line = lineThrough(shown);
+  state.at = shown.ply;
   show();
+}
+
+// Grows the tree from `from` by a move sequence and its variations (see `sequenceOf`), each
+// move checked against the server's list. A move that is not legal throws an Error with
+// `.move` set, after the legal ones before it are in the tree; a refused start throws without.
+// `stale()` says when another request has replaced this one.
+async function growTree(game, from, sequence, stale, counter = { n: 0 }) {
+  let here = from;
+  for (const { move, variations } of sequence) {
+    counter.n += 1;
+    const data = await api('explore', { ...gameParams(game), position: here.position });
+    if (stale()) return;
+    remember(here, data);
+    const m = data.moves.find((x) => x.move === move);
+    if (!m) {
+      const error = new Error(`move ${counter.n}, ${move}, is not legal in ${data.position}`);
+      error.move = move;
+      throw error;
+    }
+    const next = grow(here, m.move, m.position);
+    for (const v of variations) await growTree(game, here, v, stale, counter);
+    here = next;
+  }
+}
+
+// The game (variant and rule set) a game text's headers name: its variant (else the shown
+// one's) under the rule switches it names, the default rule set for those it does not.
+function gameOfHeaders(headers) {
+  const name = headers.variant || state.game.variant.name;
+  const ofVariant = state.games.filter((g) => g.variant.name === name);
+  if (ofVariant.length === 0) {
+    throw new Error(`this folder holds no solved sectors of the variant "${name}" (it holds: `
+      + `${[...new Set(state.games.map((g) => g.variant.name))].join(', ')})`);
+  }
+  const named = SWITCHES.filter((s) => headers[s] !== undefined);
+  const fits = ofVariant.filter((g) => named.every((s) => headers[s] === g.ruleSet.rules[s]));
+  const game = fits.find((g) => g.ruleSet.default) || fits[0];
+  if (!game) {
+    throw new Error(`this folder does not hold ${name} under ${named.map((s) => `${s} ${headers[s]}`).join(', ')} `
+      + `(it holds ${ofVariant.map(label).join('; ')})`);
+  }
+  return game;
+}
+
+// Imports a game text: its variant, rules, start and every move and variation are checked
+// before anything changes; a text that fails leaves the game shown as it was, and says why.
+async function importGame(text) {
+  const id = ++state.request;
+  let game;
+  let root;
+  try {
+    const parsed = parseGameText(text);
+    game = gameOfHeaders(parsed.headers);
+    const start = await api('explore', { ...gameParams(game), position: parsed.headers.position || game.variant.start_position });
+    root = treeNode(start.position, null, null);
+    await growTree(game, root, parsed.moves, () => id !== state.request);
+  } catch (e) {
+    if (id === state.request) showError(`Cannot import the game: ${e.message}.`);
+    return;
+  }
+  if (id !== state.request) return;
+  state.addressError = '';
+  state.game = game;
+  $('game').value = String(state.games.indexOf(game));
+  state.root = root;
+  const main = lineThrough(root);
+  visit(main[main.length - 1]);
+}
+
+// The shown game as text, in the import box.
+function exportGame() {
+  const switches = SWITCHES.map((s) => [s, state.game.ruleSet.rules[s]]);
+  $('game-text-input').value = gameText(state.root, state.game.variant, switches);
 }
 
 // ---------------------------------------------------------------- loading positions
 
 function startLine(game, position) {
   state.game = game;
-  state.line = [{ position, move: null }];
+  state.root = treeNode(position, null, null);
+  state.line = [state.root];
   state.at = 0;
   $('game').value = String(state.games.indexOf(game));
 }
@@ -284,17 +365,18 @@ function go(at) {
   show();
 }
 
+// Plays a move from the shown position: along the line when it goes on so, else into the
+// variation that begins with it, which is made when new (the line played before stays).
 function play(move) {
   if (!move) return;
   state.addressError = '';
-  const next = state.line[state.at + 1];
-  if (next && next.move === move.move) {
-    state.at += 1; // the line already goes on with this move: keep the rest
-  } else {
-    state.line = state.line.slice(0, state.at + 1);
-    state.line.push({ position: move.position, move: move.move });
-    state.at += 1;
-  }
+  visit(grow(state.line[state.at], move.move, move.position));
+}
+
+// Shows a node of the tree, with the line through it.
+function visit(n) {
+  state.line = lineThrough(n);
+  state.at = n.ply;
   show();
 }
 
@@ -369,6 +451,10 @@ function engineTurn() {
 // ---------------------------------------------------------------- clicks on the board
 
 function onPoint(name) {
+  if (state.tab === 'edit') {
+    editClick(name);
+    return;
+  }
   const d = state.data;
   if (!d || !humanToMove() || d.moves.length === 0) return;
   if (state.pending) {
@@ -435,11 +521,12 @@ function renderBoard() {
   root.append(svg('rect', { class: 'board-bg', x: 0, y: 0, width: g.width, height: g.height, rx: 18 }));
   drawLabels(root, g, board);
   const d = state.data;
+  const editing = state.tab === 'edit';
   const position = d ? d.position : state.line[state.at].position;
-  const on = pieces(position, board);
+  const on = editing ? state.edit.on : pieces(position, board);
   drawLines(root, g, board, on);
-  drawLastMove(root, g);
-  const moves = d && humanToMove() ? d.moves : [];
+  if (!editing) drawLastMove(root, g);
+  const moves = d && !editing && humanToMove() ? d.moves : [];
   drawPieces(root, g, board, on, d ? d.turn : 'w');
   const marks = moveMarks(moves);
   if (state.selected && !state.pending) {
@@ -449,7 +536,7 @@ function renderBoard() {
   drawMarks(root, g, marks, on);
   // The move under the pointer in the list.
   if (state.hover && !state.pending) drawMove(root, g, state.hover);
-  drawHits(root, g, board, marks, moves);
+  drawHits(root, g, board, on, marks, moves);
 }
 
 // Files and ranks that have points.
@@ -583,8 +670,7 @@ function drawMarks(root, g, marks, on) {
 
 // Click targets on top of everything; each point also takes keyboard focus (Tab, then Enter or
 // Space to play it) and has an accessible name: "d7, empty, placing wins in 21".
-function drawHits(root, g, board, marks, moves) {
-  const on = pieces(state.data ? state.data.position : state.line[state.at].position, board);
+function drawHits(root, g, board, on, marks, moves) {
   for (const p of board.points) {
     const playable = marks.has(p.name) || (moves.length > 0 && moves.some((m) => m.from === p.name));
     const hit = svg('circle', {
@@ -729,6 +815,7 @@ function remember(entry, data) {
   entry.value = data.value;
   entry.depth = data.depth;
   entry.turn = data.turn;
+  entry.over = data.moves.length === 0;
 }
 
 // How the move into line[i] played, from the values before and after it (for the mover):
@@ -797,26 +884,62 @@ function renderChart() {
   });
 }
 
+// The game with its variations: the main line, each variation indented after the move it
+// replaces; every move numbered by pairs, as players count them (1. White's, 1… Black's, from
+// whoever moved first). The shown line's moves carry their ply.
 function renderLine() {
   const list = $('line');
   list.replaceChildren();
-  // Moves numbered by pairs, as players count them: 1. White's, 1… Black's, from whoever
-  // moved first in the line.
-  const blackFirst = state.line.length > 0 && state.line[0].position.split(' ')[1] === 'b';
-  state.line.forEach((entry, i) => {
-    const half = i - 1 + (blackFirst ? 1 : 0);
-    const number = Math.floor(half / 2) + 1;
-    const label = i === 0 ? 'start' : `${number}${half % 2 === 0 ? '.' : '\u2026'} ${entry.move}`;
-    const b = el('button', { type: 'button', 'data-ply': String(i), class: i === state.at ? 'current' : null }, label);
-    b.addEventListener('click', () => go(i));
-    const item = el('li');
-    item.append(b);
-    list.append(item);
-  });
+  const blackFirst = state.root.position.split(' ')[1] === 'b';
+  list.append(lineItem(state.root, 'start'));
+  lineItems(list, state.root, blackFirst);
+  const shown = state.line[state.at];
   $('first').disabled = state.at === 0;
   $('undo').disabled = state.at === 0;
   $('redo').disabled = state.at >= state.line.length - 1;
   $('last').disabled = state.at >= state.line.length - 1;
+  $('promote').disabled = variationStart(shown) === null;
+  $('cut').disabled = shown.parent === null;
+}
+
+// The moves after `from`, main ones first, each alternative as a nested list after the move
+// it replaces.
+function lineItems(list, from, blackFirst) {
+  for (let x = from; x.children.length > 0; x = x.children[0]) {
+    const [main, ...alternatives] = x.children;
+    list.append(lineItem(main, moveLabel(main, blackFirst)));
+    for (const a of alternatives) {
+      const sub = el('ol', { class: 'variation' });
+      sub.append(lineItem(a, moveLabel(a, blackFirst)));
+      lineItems(sub, a, blackFirst);
+      const item = el('li', { class: 'variation' });
+      item.append(sub);
+      list.append(item);
+    }
+  }
+}
+
+function moveLabel(n, blackFirst) {
+  const k = moveNumber(n, blackFirst);
+  return `${k.number}${k.white ? '.' : '\u2026'} ${n.move}`;
+}
+
+// A move of the tree as a button that shows it.
+function lineItem(n, label) {
+  const onLine = state.line[n.ply] === n;
+  const b = el('button', {
+    type: 'button',
+    'data-ply': onLine ? String(n.ply) : null,
+    'data-moves': movesTo(n).join(','),
+    class: n === state.line[state.at] ? 'current' : onLine ? null : 'off',
+    'aria-current': n === state.line[state.at] ? 'step' : null,
+  }, label);
+  // On the shown line, a click walks it (keeping the variation shown); elsewhere it shows the
+  // line through that move.
+  b.addEventListener('click', () => (onLine ? go(n.ply) : visit(n)));
+  const item = el('li');
+  item.append(b);
+  return item;
 }
 
 function renderPlayPanel() {
@@ -831,6 +954,10 @@ function renderPlayPanel() {
 
 function render() {
   renderBoard();
+  if (state.tab === 'edit') {
+    renderEditor();
+    return;
+  }
   renderStatus();
   renderMoves();
   renderLine();
@@ -912,8 +1039,18 @@ function setTab(tab) {
   }
   $('view-board').hidden = tab === 'stats';
   $('view-stats').hidden = tab !== 'stats';
+  $('analysis').hidden = tab === 'edit';
+  $('edit-panel').hidden = tab !== 'edit';
   if (tab === 'stats') {
     renderStats();
+    return;
+  }
+  if (tab === 'edit') {
+    state.pending = null;
+    state.selected = null;
+    $('play-panel').hidden = true;
+    $('unsolved').hidden = true;
+    if (state.game) editOpen();
     return;
   }
   state.engineNote = '';
@@ -964,6 +1101,33 @@ function listenPlay() {
   $('explore-here').addEventListener('click', () => setTab('explore'));
 }
 
+// The game's controls: variations promoted and deleted, the game as text.
+function listenGame() {
+  $('promote').addEventListener('click', () => {
+    if (promote(state.line[state.at])) { updateHash(); renderLine(); }
+  });
+  $('cut').addEventListener('click', () => {
+    const parent = cut(state.line[state.at]);
+    if (parent) visit(parent);
+  });
+  $('export').addEventListener('click', exportGame);
+  $('game-text').addEventListener('toggle', () => {
+    if ($('game-text').open && !$('game-text-input').value.trim() && state.root) exportGame();
+  });
+  $('import').addEventListener('click', () => importGame($('game-text-input').value));
+  $('copy-game').addEventListener('click', async () => {
+    if (!$('game-text-input').value.trim()) exportGame();
+    try {
+      await navigator.clipboard.writeText($('game-text-input').value);
+      $('copy-game').textContent = 'Copied';
+    } catch (e) {
+      $('game-text-input').select();
+      $('copy-game').textContent = 'Selected: copy it';
+    }
+    setTimeout(() => { $('copy-game').textContent = 'Copy'; }, 1500);
+  });
+}
+
 // The page's controls.
 function listen() {
   state.hideEval = localStorage.getItem('morris.hideEval') === 'true';
@@ -975,6 +1139,8 @@ function listen() {
   });
   for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => setTab(b.dataset.tab));
   listenPlay();
+  listenGame();
+  listenEditor();
   $('flip').addEventListener('click', () => {
     state.flipped = !state.flipped;
     $('flip').setAttribute('aria-pressed', String(state.flipped));
@@ -1012,6 +1178,7 @@ function listen() {
   });
   document.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.target instanceof HTMLTextAreaElement || state.tab === 'edit') return;
     if (e.key === 'ArrowLeft') undo();
     else if (e.key === 'ArrowRight') go(state.at + 1);
     else if (e.key === 'Home') go(0);
@@ -1058,7 +1225,7 @@ async function init() {
 // The tab (and Play's side) an address names: `tab=play&side=b`, `tab=stats`.
 function tabFromHash() {
   const p = new URLSearchParams(location.hash.slice(1));
-  const tab = ['explore', 'play', 'stats'].includes(p.get('tab')) ? p.get('tab') : 'explore';
+  const tab = ['explore', 'play', 'edit', 'stats'].includes(p.get('tab')) ? p.get('tab') : 'explore';
   if (p.get('side') === 'w' || p.get('side') === 'b') state.human = p.get('side');
   if (tab !== state.tab) setTab(tab);
 }

@@ -1,0 +1,204 @@
+// The game tree of the explorer and its two texts: the address's move list with variations in
+// parentheses, and a PGN-like game text with headers. Pure functions, no page access: app.js
+// and the editor build on them.
+'use strict';
+
+// A node of the game tree: a position, the move that led to it (null at the root), its ply
+// from the root, its parent, and its continuations, the first of which is the main one.
+function treeNode(position, move, parent) {
+  return { position, move, parent, ply: parent ? parent.ply + 1 : 0, children: [] };
+}
+
+// The continuation of `from` by `move` ({move, position}): the existing one, or a new one
+// added after the others (a new variation when `from` already has a continuation).
+function grow(from, move, position) {
+  const known = from.children.find((c) => c.move === move);
+  if (known) return known;
+  const next = treeNode(position, move, from);
+  from.children.push(next);
+  return next;
+}
+
+// The line through `n`: from the root to `n`, then on along the main continuations.
+function lineThrough(n) {
+  const path = [];
+  for (let x = n; x; x = x.parent) path.unshift(x);
+  for (let x = n.children[0]; x; x = x.children[0]) path.push(x);
+  return path;
+}
+
+// Whether `n` lies on the main line (every step the first continuation).
+function onMainLine(n) {
+  for (let x = n; x.parent; x = x.parent) if (x.parent.children[0] !== x) return false;
+  return true;
+}
+
+// The moves from the root to `n`.
+function movesTo(n) {
+  const moves = [];
+  for (let x = n; x.parent; x = x.parent) moves.unshift(x.move);
+  return moves;
+}
+
+// The node the moves lead to from `root`, or null.
+function follow(root, moves) {
+  let x = root;
+  for (const mv of moves) {
+    x = x.children.find((c) => c.move === mv);
+    if (!x) return null;
+  }
+  return x;
+}
+
+// The variation `n` belongs to, nearest first: the node where it leaves its parent's main
+// continuation, or null on the main line.
+function variationStart(n) {
+  for (let x = n; x.parent; x = x.parent) if (x.parent.children[0] !== x) return x;
+  return null;
+}
+
+// Makes the variation holding `n` its parent's main continuation (the former main one becomes
+// its first alternative). Returns whether anything changed.
+function promote(n) {
+  const v = variationStart(n);
+  if (!v) return false;
+  const siblings = v.parent.children;
+  siblings.splice(siblings.indexOf(v), 1);
+  siblings.unshift(v);
+  return true;
+}
+
+// Cuts `n` and everything after it from the tree. Returns its parent (null for the root,
+// which stays).
+function cut(n) {
+  if (!n.parent) return null;
+  const siblings = n.parent.children;
+  siblings.splice(siblings.indexOf(n), 1);
+  return n.parent;
+}
+
+// ------------------------------------------------------------- the address's move list
+
+// The continuations of `n` as the address writes them: the main moves separated by commas,
+// each alternative in parentheses after the move it replaces: `a5,b4,(c5,d4),c5`.
+function moveList(n) {
+  const parts = [];
+  for (let x = n; x.children.length > 0; x = x.children[0]) {
+    const [main, ...alternatives] = x.children;
+    parts.push(main.move);
+    for (const a of alternatives) parts.push(`(${[a.move, moveList(a)].filter((s) => s).join(',')})`);
+  }
+  return parts.join(',');
+}
+
+// A move sequence from tokens (moves, '(' and ')'): [{move, variations: [sequence]}]; each
+// variation replaces the move it follows. Throws an Error naming what is wrong.
+function sequenceOf(tokens) {
+  const stack = [[]];
+  for (const t of tokens) {
+    const here = stack[stack.length - 1];
+    if (t === '(') {
+      if (here.length === 0) throw new Error('a variation "(" must follow the move it replaces');
+      const variation = [];
+      here[here.length - 1].variations.push(variation);
+      stack.push(variation);
+    } else if (t === ')') {
+      if (stack.length === 1) throw new Error('a ")" closes no variation');
+      if (here.length === 0) throw new Error('a variation "()" holds no move');
+      stack.pop();
+    } else {
+      here.push({ move: t, variations: [] });
+    }
+  }
+  if (stack.length > 1) throw new Error(`${stack.length - 1} variation${stack.length > 2 ? 's are' : ' is'} not closed by ")"`);
+  return stack[0];
+}
+
+// The address's move list read back (see `moveList`).
+function parseMoveList(text) {
+  return sequenceOf(text.match(/\(|\)|[^,()\s]+/g) || []);
+}
+
+// ------------------------------------------------------------- the game text
+
+// The move number of node `n` as players count: White's moves `3.`, Black's `3...`, from
+// whoever moved first (`blackFirst`).
+function moveNumber(n, blackFirst) {
+  const half = n.ply - 1 + (blackFirst ? 1 : 0);
+  return { number: Math.floor(half / 2) + 1, white: half % 2 === 0 };
+}
+
+// The movetext of the continuations of `n`: `1. a5 b4 2. c5 (2. d4 e5) 2... d4`.
+function movetext(n, blackFirst) {
+  const out = [];
+  let numbered = false; // a Black move needs its number after a variation or at the start
+  for (let x = n; x.children.length > 0; x = x.children[0]) {
+    const [main, ...alternatives] = x.children;
+    const k = moveNumber(main, blackFirst);
+    if (k.white) out.push(`${k.number}.`);
+    else if (!numbered) out.push(`${k.number}...`);
+    out.push(main.move);
+    numbered = true;
+    for (const a of alternatives) {
+      const ka = moveNumber(a, blackFirst);
+      const rest = movetext(a, blackFirst);
+      out.push(`(${ka.number}${ka.white ? '.' : '...'} ${a.move}${rest ? ' ' + rest : ''})`);
+      numbered = false;
+    }
+  }
+  return out.join(' ');
+}
+
+// The result a line's end shows: `1-0`, `0-1`, `1/2-1/2` for a game over, else `*`.
+function resultOf(end) {
+  if (!end.over || end.value == null) return '*';
+  if (end.value === 'draw') return '1/2-1/2';
+  const whiteWins = (end.value === 'win') === (end.turn === 'w');
+  return whiteWins ? '1-0' : '0-1';
+}
+
+// The whole game as text: headers naming the variant, its rule switches and (when it is not
+// the variant's start) the position the game starts from, then the movetext with its
+// variations. `switches` is [[name, value]] of the rule set.
+function gameText(root, variant, switches) {
+  const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  const main = lineThrough(root);
+  const headers = [['Event', 'morris explorer'], ['Variant', variant.name]];
+  for (const [name, value] of switches) headers.push([capital(name), value]);
+  if (root.position !== variant.start_position) {
+    headers.push(['SetUp', '1'], ['Position', root.position]);
+  }
+  const result = resultOf(main[main.length - 1]);
+  headers.push(['Result', result]);
+  const blackFirst = root.position.split(' ')[1] === 'b';
+  const moves = movetext(root, blackFirst);
+  const tags = headers.map(([k, v]) => `[${k} "${String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`);
+  return `${tags.join('\n')}\n\n${moves ? moves + ' ' : ''}${result}\n`;
+}
+
+// A game text read back: {headers: {name(lower case): value}, moves: sequence}. Move numbers,
+// results, `{comments}` and `;` comments are skipped. Throws an Error naming what is wrong.
+function parseGameText(text) {
+  const headers = {};
+  const tokens = [];
+  const re = /\[\s*([A-Za-z0-9_-]+)\s+"((?:[^"\\]|\\.)*)"\s*\]|\{[^}]*\}|;[^\n]*|\(|\)|[^\s()[\]{};]+|\S/g;
+  for (const m of text.matchAll(re)) {
+    const t = m[0];
+    if (m[1] !== undefined) {
+      headers[m[1].toLowerCase()] = m[2].replace(/\\(.)/g, '$1');
+    } else if (t.startsWith('{') || t.startsWith(';')) {
+      continue;
+    } else if (/^(1-0|0-1|1\/2-1\/2|\*)$/.test(t)) {
+      continue;
+    } else if (t === '(' || t === ')') {
+      tokens.push(t);
+    } else {
+      // A move may carry its number: `12.a1-a4`, `12...d7`, `12…d7`.
+      const move = t.replace(/^\d+(\.+|…)/, '');
+      if (move === '') continue;
+      if (!/^[a-z]/.test(move)) throw new Error(`"${t}" is not a move`);
+      tokens.push(move);
+    }
+  }
+  return { headers, moves: sequenceOf(tokens) };
+}
