@@ -3,7 +3,8 @@
 //! removal, every shown value against `query --json`, undo and redo, the address reopening the
 //! position, the statistics tab, a move by the database in a game, and a phone-sized screen;
 //! addresses naming a variant or rules the folder lacks, and the hidden evaluation in Play;
-//! Play's draw rules; the keyboard; the value chart (the newer tests at desktop and phone size).
+//! Play's draw rules; the keyboard; the value chart; variations, the game as text and the board
+//! editor. Every test runs at a desktop's size and at a phone's (390×844).
 //!
 //! The WebDriver client is the few W3C commands this test needs, over the same small HTTP
 //! client as the API tests: every call has a socket timeout and every wait a bound.
@@ -173,6 +174,11 @@ impl Browser {
         );
     }
 
+    /// The window's inner width, which names screenshots of each size.
+    fn width(&self) -> u64 {
+        self.js("return window.innerWidth").as_u64().unwrap_or(0)
+    }
+
     fn screenshot(&self, path: &Path) {
         let data = self.cmd("GET", "/screenshot", json!({}));
         let png = base64(data.as_str().expect("screenshot data"));
@@ -300,15 +306,55 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
     }
     let db = solved("serve-browser", "six", &[]);
     let (server, browser) = session("serve-browser", &db);
+    for (width, height) in SIZES {
+        browser.window(width, height);
+        line_at_one_size(&browser, &server, &db);
+        stats_and_play_at_one_size(&browser, &db);
+    }
+
+    // A phone-sized screen: nothing wider than the screen, the board fits.
+    browser.click("#tab-explore");
+    browser.window(390, 844);
+    let fits = wait_for(Duration::from_secs(5), || {
+        let v = browser.js(
+            "const b = document.getElementById('board').getBoundingClientRect();
+             return [document.documentElement.scrollWidth, window.innerWidth, b.width, b.right];",
+        );
+        let (scroll, inner) = (v[0].as_f64()?, v[1].as_f64()?);
+        (inner < 500.0 && scroll <= inner + 1.0 && v[3].as_f64()? <= inner + 1.0).then_some(v)
+    });
+    assert!(
+        fits.is_some(),
+        "the page is wider than a phone screen: {}",
+        browser.js("return [document.documentElement.scrollWidth, window.innerWidth]")
+    );
+    browser.screenshot(&target_dir().join("explorer-six-phone.png"));
+    // The statistics chart's text is as large on a phone as on a desktop (12px, not 6).
+    browser.click("#tab-stats");
+    let size = wait_for(Duration::from_secs(15), || {
+        let v = browser.js(
+            "const t = document.querySelector('#stats-chart text'); if (!t) return null;
+             const c = document.getElementById('stats-chart');
+             return 12 * c.getBoundingClientRect().width / c.viewBox.baseVal.width;",
+        );
+        v.as_f64()
+    })
+    .expect("the statistics chart is drawn");
+    assert!(size >= 11.0, "the chart's text is {size}px on a phone");
+    browser.click("#tab-explore");
+}
+
+/// A line of six played by clicks and from the list, each shown value against `query --json`,
+/// the value chart, undo and redo, and the address reopening the line.
+fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     let variant = Variant::by_name("six").unwrap();
     let start = ".../.../..../.../... w 6 6";
 
-    browser.goto(&format!(
-        "{}/#variant=six&position={}",
-        server.url(),
-        enc(start)
-    ));
-    let page = shown(&browser, start);
+    open(
+        browser,
+        &format!("{}/#variant=six&position={}", server.url(), enc(start)),
+    );
+    let page = shown(browser, start);
     assert_eq!(page["value"], "draw");
     assert!(page["verdict"].as_str().unwrap().starts_with("Draw"));
     check_against_cli(&db, &page, start);
@@ -340,7 +386,7 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
         pos = play(&pos, Move::parse(variant.board(), mv).unwrap());
         turn = turn.other();
         position = pos.to_notation(&variant, turn);
-        let page = shown(&browser, &position);
+        let page = shown(browser, &position);
         check_against_cli(&db, &page, &position);
         positions.push(position.clone());
         assert!(page["hash"].as_str().unwrap().contains("variant=six"));
@@ -403,31 +449,31 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
         "this line has mistakes: {dots:?}"
     );
     browser.js("document.querySelector('#chart .ply[data-ply=\"2\"]').dispatchEvent(new MouseEvent('click')); return null");
-    shown(&browser, &positions[2]);
+    shown(browser, &positions[2]);
     browser.click("#last");
-    shown(&browser, &position);
+    shown(browser, &position);
 
     // A move from the list, then undo and redo.
-    let page = shown(&browser, &position);
+    let page = shown(browser, &position);
     let first = page["moves"][0][0].as_str().unwrap().to_string();
     browser.click(&format!("#moves li[data-move=\"{first}\"] button"));
     let after = pos.to_notation(&variant, turn);
     let next = play(&pos, Move::parse(variant.board(), &first).unwrap());
     let next = next.to_notation(&variant, turn.other());
-    check_against_cli(&db, &shown(&browser, &next), &next);
+    check_against_cli(&db, &shown(browser, &next), &next);
     browser.click("#undo");
-    shown(&browser, &after);
+    shown(browser, &after);
     browser.click("#redo");
-    shown(&browser, &next);
-    browser.screenshot(&target_dir().join("explorer-six.png"));
+    shown(browser, &next);
+    shot(browser, "explorer-six");
 
     // The address reopens the position.
     browser.cmd("POST", "/refresh", json!({}));
-    let page = shown(&browser, &next);
+    let page = shown(browser, &next);
     check_against_cli(&db, &page, &next);
     let url = browser.cmd("GET", "/url", json!({}));
     assert!(url.as_str().unwrap().contains("position="), "{url}");
-    browser.screenshot(&target_dir().join("explorer-six-reloaded.png"));
+    shot(browser, "explorer-six-reloaded");
     // ... and the whole line with it: its start, its moves, Undo back through them.
     assert!(
         url.as_str()
@@ -438,7 +484,7 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
     let line = browser.js("return document.querySelectorAll('#line button').length");
     assert_eq!(line, json!(clicks.len() + 2));
     browser.click("#undo");
-    shown(&browser, &after);
+    shown(browser, &after);
     let url = browser.cmd("GET", "/url", json!({}));
     assert!(
         url.as_str()
@@ -447,18 +493,23 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
         "{url}"
     );
     browser.cmd("POST", "/refresh", json!({}));
-    shown(&browser, &after);
+    shown(browser, &after);
     // A move the address names that is not legal ends the line there, saying so.
     open(
         &browser,
         &format!("{}/#variant=six&moves=a5,a5,b4", server.url()),
     );
-    let page = shown(&browser, "W../.../..../.../... b 5 6");
+    let page = shown(browser, "W../.../..../.../... b 5 6");
     let error = page["error"]
         .as_str()
         .unwrap_or_else(|| panic!("no error: {page}"));
     assert!(error.contains("move 2, a5, is not legal"), "{error}");
+}
 
+/// The statistics tab, and a game against the database.
+fn stats_and_play_at_one_size(browser: &Browser, db: &Path) {
+    let variant = Variant::by_name("six").unwrap();
+    let start = ".../.../..../.../... w 6 6";
     // The statistics tab: a row per solved sector.
     let stats = morris(&[
         "--variant",
@@ -481,12 +532,12 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
     );
     let bars = browser.js("return document.querySelectorAll('#stats-chart rect').length");
     assert!(bars.as_u64().unwrap() >= sectors as u64);
-    browser.screenshot(&target_dir().join("explorer-six-stats.png"));
+    shot(browser, "explorer-six-stats");
 
     // A game against the database: White places on a5, the database answers with a best move.
     browser.click("#tab-play");
     browser.click("#new-game");
-    shown(&browser, start);
+    shown(browser, start);
     browser.click("[data-point=\"a5\"]");
     let (p0, t0) = Position::parse(&variant, start).unwrap();
     let placed = play(&p0, Move::parse(variant.board(), "a5").unwrap());
@@ -525,37 +576,12 @@ fn the_explorer_plays_a_line_of_six_in_chromium() {
     let (after, t1) = Position::parse(&variant, &placed_text).unwrap();
     let expected = play(&after, Move::parse(variant.board(), &reply).unwrap());
     assert_eq!(replied, expected.to_notation(&variant, t1.other()));
+}
 
-    // A phone-sized screen: nothing wider than the screen, the board fits.
-    browser.click("#tab-explore");
-    browser.window(390, 844);
-    let fits = wait_for(Duration::from_secs(5), || {
-        let v = browser.js(
-            "const b = document.getElementById('board').getBoundingClientRect();
-             return [document.documentElement.scrollWidth, window.innerWidth, b.width, b.right];",
-        );
-        let (scroll, inner) = (v[0].as_f64()?, v[1].as_f64()?);
-        (inner < 500.0 && scroll <= inner + 1.0 && v[3].as_f64()? <= inner + 1.0).then_some(v)
-    });
-    assert!(
-        fits.is_some(),
-        "the page is wider than a phone screen: {}",
-        browser.js("return [document.documentElement.scrollWidth, window.innerWidth]")
-    );
-    browser.screenshot(&target_dir().join("explorer-six-phone.png"));
-    // The statistics chart's text is as large on a phone as on a desktop (12px, not 6).
-    browser.click("#tab-stats");
-    let size = wait_for(Duration::from_secs(15), || {
-        let v = browser.js(
-            "const t = document.querySelector('#stats-chart text'); if (!t) return null;
-             const c = document.getElementById('stats-chart');
-             return 12 * c.getBoundingClientRect().width / c.viewBox.baseVal.width;",
-        );
-        v.as_f64()
-    })
-    .expect("the statistics chart is drawn");
-    assert!(size >= 11.0, "the chart's text is {size}px on a phone");
-    browser.click("#tab-explore");
+/// A screenshot in the target folder, named with `-phone` at a phone's width.
+fn shot(browser: &Browser, name: &str) {
+    let suffix = if browser.width() < 500 { "-phone" } else { "" };
+    browser.screenshot(&target_dir().join(format!("{name}{suffix}.png")));
 }
 
 /// Opens `url` in a fresh page (through a blank one, so that a change of the fragment alone is
@@ -982,6 +1008,7 @@ fn variations_at_one_size(browser: &Browser, server: &Server) {
             .collect()
     };
     assert_eq!(game_list(browser), expected(3));
+    browser.screenshot(&target_dir().join(format!("explorer-tree-{}.png", browser.width())));
     let nested = browser.js("return document.querySelectorAll('#line ol.variation button').length");
     assert_eq!(nested, 1, "c5 is drawn as a variation");
     let h = hash(browser);
@@ -1166,6 +1193,7 @@ fn editor_at_one_size(browser: &Browser, server: &Server, db: &Path) {
         text.contains(reason.split(';').next().unwrap()),
         "page: {text}\nquery: {reason}"
     );
+    browser.screenshot(&target_dir().join(format!("explorer-editor-{}.png", browser.width())));
     let done = browser.js("return document.getElementById('edit-done').disabled");
     assert_eq!(done, true, "a wrong position cannot be explored");
     // Five in hand and Black to move: a position of a game.
