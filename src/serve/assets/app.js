@@ -22,6 +22,7 @@ const state = {
   hover: null,      // the move under the pointer in the list
   tab: 'explore',
   human: 'w',       // the side the user plays in the Play tab
+  strength: 'perfect', // how well the database plays in Play (`/api/bestmove`'s `strength`)
   hideEval: false,
   request: 0,       // the latest position request; older answers are dropped
   engineNote: '',
@@ -165,7 +166,11 @@ function encodeHash() {
   const shown = state.line[state.at];
   if (!onMainLine(shown)) p.set('at', movesTo(shown).join(','));
   else if (shown.children.length > 0) p.set('ply', String(state.at));
-  if (state.tab === 'play') { p.set('tab', 'play'); p.set('side', state.human); }
+  if (state.tab === 'play') {
+    p.set('tab', 'play');
+    p.set('side', state.human);
+    if (state.strength !== 'perfect') p.set('strength', state.strength);
+  }
   if (state.tab === 'stats' || state.tab === 'edit') p.set('tab', state.tab);
   return '#' + p.toString().replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%28/g, '(').replace(/%29/g, ')');
 }
@@ -432,7 +437,7 @@ function engineTurn() {
   state.engineNote = 'Thinking…';
   renderPlayPanel();
   const seed = String(Math.floor(Math.random() * 2 ** 32));
-  api('bestmove', { ...gameParams(), position: d.position, seed })
+  api('bestmove', { ...gameParams(), position: d.position, seed, strength: state.strength })
     .then((best) => {
       if (id !== state.request) return;
       // With the evaluation hidden, the reason (which names the value) is too.
@@ -446,6 +451,84 @@ function engineTurn() {
     .catch((e) => {
       if (id === state.request) showError(e.message);
     });
+}
+
+const STRENGTHS = ['perfect', 'strong', 'club', 'novice'];
+
+function setStrength(strength) {
+  state.strength = STRENGTHS.includes(strength) ? strength : 'perfect';
+  $('strength').value = state.strength;
+}
+
+// Endgame practice: the sectors offered are the solved ones of the moving phase (no pieces in
+// hand), most pieces first; a start asks the server for a random position of the sector with
+// the value chosen for the side to move, which the user then plays.
+async function fillPractice() {
+  const select = $('practice-sector');
+  const game = state.game;
+  if (select.dataset.game === label(game)) return;
+  let stats;
+  try {
+    stats = await api('stats', gameParams(game));
+  } catch (e) {
+    select.replaceChildren(el('option', { value: '' }, 'nothing solved'));
+    return;
+  }
+  if (state.game !== game) return;
+  const moving = stats.sectors.map((x) => x.sector.split('-').map(Number))
+    .filter(([w, b, wh, bh]) => wh === 0 && bh === 0 && w >= 3 && b >= 3)
+    .sort((x, y) => y[0] + y[1] - x[0] - x[1] || y[0] - x[0]);
+  select.replaceChildren(...moving.map(([w, b]) => el('option', { value: `${w}-${b}-0-0` }, `${w} against ${b}`)));
+  select.dataset.game = label(game);
+}
+
+async function startPractice() {
+  const sector = $('practice-sector').value;
+  if (!sector) return;
+  const seed = String(Math.floor(Math.random() * 2 ** 32));
+  let found;
+  try {
+    found = await api('practice', { ...gameParams(), sector, value: $('practice-goal').value, seed });
+  } catch (e) {
+    showError(`No practice position: ${e.message}`);
+    return;
+  }
+  state.addressError = '';
+  state.engineNote = '';
+  state.human = found.position.split(' ')[1] === 'b' ? 'b' : 'w';
+  startLine(state.game, found.position);
+  show();
+}
+
+// A duration in words: "40 s", "12 min", "2 h 16 min".
+function duration(seconds) {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+// A size in words: "450 MB", "28 GB".
+function bytes(n) {
+  const units = [['GB', 1e9], ['MB', 1e6], ['kB', 1e3]];
+  for (const [unit, size] of units) {
+    const v = n / size;
+    if (v >= 1) return `${v < 10 ? v.toFixed(1).replace(/\.0$/, '') : Math.round(v)} ${unit}`;
+  }
+  return `${n} bytes`;
+}
+
+// What solving the missing sector costs, and a cheaper start where there is one.
+function costWords(cost) {
+  if (!cost) return '';
+  let text = ` Solving it takes about ${duration(cost.seconds)} on two cores and ${bytes(cost.bytes)} of disk `
+    + `(${cost.units} work unit${cost.units === 1 ? '' : 's'}).`;
+  const c = cost.cheaper;
+  if (c) {
+    text += ` A cheaper start: \`${c.command}\` solves the endgames to ${c.max_pieces} pieces a side in `
+      + `about ${duration(c.seconds)} (${bytes(c.bytes)}).`;
+  }
+  return text;
 }
 
 // ---------------------------------------------------------------- clicks on the board
@@ -770,7 +853,7 @@ function renderStatus() {
     verdict.append(w.text, el('span', { class: 'sub' }, w.sub));
   }
   unsolved.hidden = !d.unsolved;
-  unsolved.textContent = d.unsolved ? `Not solved here: ${d.unsolved}` : '';
+  unsolved.textContent = d.unsolved ? `Not solved here: ${d.unsolved}.${costWords(d.solve_cost)}` : '';
 }
 
 function renderMoves() {
@@ -1099,6 +1182,14 @@ function listenPlay() {
     show();
   });
   $('explore-here').addEventListener('click', () => setTab('explore'));
+  setStrength(localStorage.getItem('morris.strength'));
+  $('strength').addEventListener('change', (e) => {
+    setStrength(e.target.value);
+    localStorage.setItem('morris.strength', state.strength);
+    if (state.data) updateHash();
+  });
+  $('practice').addEventListener('toggle', () => { if ($('practice').open) fillPractice(); });
+  $('practice-start').addEventListener('click', startPractice);
 }
 
 // The game's controls: variations promoted and deleted, the game as text.
@@ -1227,6 +1318,7 @@ function tabFromHash() {
   const p = new URLSearchParams(location.hash.slice(1));
   const tab = ['explore', 'play', 'edit', 'stats'].includes(p.get('tab')) ? p.get('tab') : 'explore';
   if (p.get('side') === 'w' || p.get('side') === 'b') state.human = p.get('side');
+  if (STRENGTHS.includes(p.get('strength'))) setStrength(p.get('strength'));
   if (tab !== state.tab) setTab(tab);
 }
 
