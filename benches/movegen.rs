@@ -1,8 +1,9 @@
-//! Forward and backward move generation throughput on fixed positions of nine.
+//! Forward and backward move generation throughput on fixed positions of nine, and counting
+//! moves one by one against population counts.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use morris::rules::perft;
-use morris::rules::{for_each_move, for_each_unmove, generate, play};
+use morris::rules::{for_each_move, for_each_unmove, generate, play, split_moves};
 use morris::{Position, Variant};
 
 /// Positions from a fixed pseudo-random playout, so every run measures the same work.
@@ -48,6 +49,32 @@ fn bench(c: &mut Criterion) {
                 for_each_move(&v, black_box(p), |m| n += m.to().index() as u64 + 1);
             }
             n
+        })
+    });
+    // Counting the moves, as the solver's children pass does for those that close no mill:
+    // one at a time, against population counts with only the mill-closing moves enumerated.
+    let mut split = 0u64;
+    for p in &positions {
+        let mut closing = 0u64;
+        split += split_moves(&v, p, |_| closing += 1) as u64 + closing;
+    }
+    assert_eq!(split, forward_count, "the split counts every move once");
+    group.bench_function("count/one-by-one/nine", |b| {
+        b.iter(|| {
+            let mut n = 0u64;
+            for p in &positions {
+                for_each_move(&v, black_box(p), |_| n += 1);
+            }
+            n
+        })
+    });
+    group.bench_function("count/split/nine", |b| {
+        b.iter(|| {
+            let (mut plain, mut closing) = (0u64, 0u64);
+            for p in &positions {
+                plain += split_moves(&v, black_box(p), |_| closing += 1) as u64;
+            }
+            plain + closing
         })
     });
     group.throughput(Throughput::Elements(backward_count));

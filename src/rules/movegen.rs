@@ -141,7 +141,7 @@ impl<'a> Emitter<'a> {
 /// moves do not close one. Together they are exactly the moves of [`for_each_move`]; the
 /// count comes from population counts (per piece, its empty neighbours) rather than a move
 /// at a time.
-pub(crate) fn split_moves(variant: &Variant, pos: &Position, closing: impl FnMut(Move)) -> u32 {
+pub fn split_moves(variant: &Variant, pos: &Position, closing: impl FnMut(Move)) -> u32 {
     if too_few_pieces(pos) || full_board_draw(variant, pos) {
         return 0;
     }
