@@ -2,7 +2,9 @@
 
 mod analysis;
 mod bestmove;
+mod random;
 pub mod wire;
 
 pub use analysis::{Analysis, MoveValue};
 pub use bestmove::{choose, Choice, Rule};
+pub use random::{random_seed, SplitMix64};
