@@ -332,6 +332,8 @@ const BAD: &[(&str, &str, u16, &str)] = &[
     ("GET", "/api/query?variant=six&file=..%2F..%2Fetc%2Fpasswd&position=x", 400, "unknown parameter"),
     ("GET", "/api/variants?variant=../etc", 400, "unknown parameter"),
     ("GET", "/api/bestmove?variant=six&position=.../.../..../.../...+w+6+6&seed=-1", 400, "seed"),
+    ("GET", "/api/bestmove?variant=six&position=start&strength=master", 400, "expected perfect, strong, club, novice"),
+    ("GET", "/api/bestmove?variant=six&position=start&strength=novice&seed=x", 400, "seed"),
     ("GET", "/api/query?variant=nine&position=.../.../.../....../.../.../...+w+9+9", 404, "morris solve"),
     ("GET", "/api/stats?variant=nine", 404, "morris solve"),
     ("GET", "/api/stats?variant=six&flying=always", 404, "morris solve"),
@@ -695,4 +697,64 @@ fn explore_counts_the_losing_replies_of_each_drawing_move() {
         }
     }
     assert!(checked > 20, "only {checked} drawing moves");
+}
+
+/// Weaker levels: a legal, solved move with its own value, the same for the same seed; perfect
+/// play answers exactly as without `strength`.
+#[test]
+fn bestmove_at_weaker_levels_draws_among_the_solved_moves() {
+    let db = databases();
+    let server = Server::start(&db, 5.0);
+    let at = |p: &str, extra: &str| {
+        get(
+            server.addr,
+            &format!("/api/bestmove?variant=six&position={}{extra}", enc(p)),
+        )
+    };
+    for p in six_positions(5, 2) {
+        let q = get(
+            server.addr,
+            &format!("/api/query?variant=six&position={}", enc(&p)),
+        )
+        .json();
+        for extra in ["", "&seed=9"] {
+            let perfect = at(&p, &format!("{extra}&strength=perfect"));
+            assert_eq!(perfect.body, at(&p, extra).body, "{p}{extra}");
+        }
+        let moves = q["moves"].as_array().unwrap();
+        for strength in ["strong", "club", "novice"] {
+            for seed in 0..4 {
+                let extra = format!("&strength={strength}&seed={seed}");
+                let r = at(&p, &extra);
+                if moves.is_empty() {
+                    assert_eq!(r.status, 400, "{}", r.text());
+                    assert!(r.text().contains("game is over"), "{}", r.text());
+                    continue;
+                }
+                let b = r.json();
+                assert_eq!(b["rule"], "sampled");
+                let m = moves.iter().find(|m| m["move"] == b["move"]).unwrap();
+                assert_eq!(b["value"], m["value"], "{p} {b}");
+                assert_eq!(b["depth"], m["depth"], "{p} {b}");
+                assert!(b["good_replies"].is_null());
+                let reason = b["reason"].as_str().unwrap();
+                assert!(
+                    reason.starts_with(&format!("a {strength}-strength choice: ")),
+                    "{reason}"
+                );
+                assert_eq!(at(&p, &extra).body, r.body, "the same seed, the same move");
+            }
+        }
+    }
+    // At the start of six every move draws, so a novice plays each of them now and then.
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..200 {
+        let b = at(SIX_START, &format!("&strength=novice&seed={seed}")).json();
+        assert_eq!(b["value"], "draw");
+        seen.insert(b["move"].as_str().unwrap().to_string());
+    }
+    assert!(seen.len() > 8, "{seen:?}");
+    // Without a seed, a weaker level still answers a legal move.
+    let b = at(SIX_START, "&strength=club").json();
+    assert_eq!(b["rule"], "sampled");
 }

@@ -375,20 +375,23 @@ pub struct BestMoveJson {
     /// The chosen move.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Its value for the side to move (the position's own).
+    /// Its value for the side to move (under perfect play the position's own).
     pub value: &'static str,
     /// Its depth; `null` for a draw.
     pub depth: Option<u32>,
     /// The position after it.
     pub after: String,
-    /// `fastest-win`, `draw-fewest-safe-replies` or `slowest-loss-fewest-winning-replies`.
+    /// `fastest-win`, `draw-fewest-safe-replies` or `slowest-loss-fewest-winning-replies`;
+    /// `sampled` for a weaker level ([`crate::query::Strength`]).
     pub rule: &'static str,
     /// The rule and its numbers, in words.
     pub reason: String,
-    /// How many moves keep the position's value.
+    /// How many moves keep the position's value (for a weaker level: how many solved moves
+    /// have the best value among them).
     pub candidates: usize,
     /// For a draw or a loss: the opponent's replies after the chosen move that keep its value
-    /// (draws after a drawing move, wins after a losing move); `null` for a win.
+    /// (draws after a drawing move, wins after a losing move); `null` for a win and for a
+    /// weaker level, which does not look at the replies.
     pub good_replies: Option<usize>,
     /// The opponent's legal replies after the chosen move.
     pub replies: usize,

@@ -12,7 +12,7 @@ use super::catalog::Opened;
 use super::params::Params;
 use crate::error::Error;
 use crate::query::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
-use crate::query::{choose, Choice, Rule};
+use crate::query::{choose, random_seed, sample, Choice, Rule, Sample, Strength};
 use crate::rules::clip;
 use crate::rules::Value;
 use crate::rules::Variant;
@@ -81,7 +81,13 @@ pub(super) async fn explore(State(app): State<Arc<App>>, RawQuery(q): RawQuery) 
 
 /// `GET /api/bestmove`.
 pub(super) async fn bestmove(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
-    answer(app, q, &["variant", "position", "seed"], bestmove_work).await
+    answer(
+        app,
+        q,
+        &["variant", "position", "seed", "strength"],
+        bestmove_work,
+    )
+    .await
 }
 
 /// `GET /api/stats`: exactly `stats --json`.
@@ -316,8 +322,26 @@ fn known(probe: Result<Value, Error>) -> Result<Option<Value>, Error> {
 
 fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
     // Every parameter is checked before the database is read.
-    let seed = p
-        .get("seed")
+    let seed = seed(p)?;
+    let strength = strength(p)?;
+    let (opened, variant) = select(app, p)?;
+    let (pos, turn) = position(&variant, &opened, p)?;
+    let answer = match strength.temperature() {
+        None => perfect_move(&opened, &variant, &pos, turn, seed)?,
+        Some(t) => {
+            let seed = seed.unwrap_or_else(random_seed);
+            let Some(s) = sample(&opened.db, &pos, t, seed)? else {
+                return Err(game_over(&variant, &pos, turn));
+            };
+            sampled_move(&variant, &pos, turn, strength, &s)
+        }
+    };
+    Ok(wire::line(&answer))
+}
+
+/// The `seed` parameter, if given.
+fn seed(p: &Params) -> Result<Option<u64>, ApiError> {
+    p.get("seed")
         .map(|s| {
             s.parse::<u64>().map_err(|_| {
                 ApiError::new(
@@ -329,34 +353,89 @@ fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
                 )
             })
         })
-        .transpose()?;
-    let (opened, variant) = select(app, p)?;
-    let (pos, turn) = position(&variant, &opened, p)?;
-    let Some(choice) = choose(&opened.db, &pos, seed)? else {
-        return Err(ApiError::new(
+        .transpose()
+}
+
+/// The `strength` parameter: perfect play unless given.
+fn strength(p: &Params) -> Result<Strength, ApiError> {
+    let Some(name) = p.get("strength") else {
+        return Ok(Strength::Perfect);
+    };
+    Strength::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Strength::ALL.iter().map(|s| s.name()).collect();
+        ApiError::new(
             StatusCode::BAD_REQUEST,
             format!(
-                "no move in {:?}: the game is over, {turn} to move has lost",
-                pos.to_notation(&variant, turn)
+                "unknown strength value {:?} (expected {})",
+                clip(name),
+                names.join(", ")
             ),
-        ));
+        )
+    })
+}
+
+/// The 400 of a position without moves.
+fn game_over(variant: &Variant, pos: &Position, turn: Color) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        format!(
+            "no move in {:?}: the game is over, {turn} to move has lost",
+            pos.to_notation(variant, turn)
+        ),
+    )
+}
+
+/// The move perfect play chooses ([`choose`]), as it has always been answered.
+fn perfect_move(
+    opened: &Opened,
+    variant: &Variant,
+    pos: &Position,
+    turn: Color,
+    seed: Option<u64>,
+) -> Result<BestMoveJson, ApiError> {
+    let Some(choice) = choose(&opened.db, pos, seed)? else {
+        return Err(game_over(variant, pos, turn));
     };
-    let board = variant.board();
-    let reason = reason(&choice);
-    Ok(wire::line(&BestMoveJson {
+    Ok(BestMoveJson {
         variant: variant.name().to_string(),
-        position: pos.to_notation(&variant, turn),
-        mv: choice.mv.to_notation(board),
+        position: pos.to_notation(variant, turn),
+        mv: choice.mv.to_notation(variant.board()),
         value: choice.value.name(),
         depth: choice.value.depth(),
-        after: play(&pos, choice.mv).to_notation(&variant, turn.other()),
+        after: play(pos, choice.mv).to_notation(variant, turn.other()),
         rule: choice.rule.name(),
-        reason,
+        reason: reason(&choice),
         candidates: choice.candidates,
         good_replies: choice.good_replies,
         replies: choice.replies,
-    }))
+    })
 }
+
+/// The move a weaker level drew ([`sample`]), in the fields of perfect play's answer.
+fn sampled_move(
+    variant: &Variant,
+    pos: &Position,
+    turn: Color,
+    strength: Strength,
+    s: &Sample,
+) -> BestMoveJson {
+    BestMoveJson {
+        variant: variant.name().to_string(),
+        position: pos.to_notation(variant, turn),
+        mv: s.mv.to_notation(variant.board()),
+        value: s.value.name(),
+        depth: s.value.depth(),
+        after: play(pos, s.mv).to_notation(variant, turn.other()),
+        rule: SAMPLED,
+        reason: sampled_reason(strength, s),
+        candidates: s.candidates,
+        good_replies: None,
+        replies: s.replies,
+    }
+}
+
+/// The `rule` of a weaker level's move: drawn, not chosen by a rule of perfect play.
+const SAMPLED: &str = "sampled";
 
 /// `n` plies, singular or plural.
 fn plies(n: u32) -> String {
@@ -413,6 +492,54 @@ fn reason(choice: &Choice) -> String {
     }
 }
 
+/// A value in words: "a win in 13 plies", "a draw", "a loss in 2 plies".
+fn value_words(v: Value) -> String {
+    match v {
+        Value::Win(d) => format!("a win in {}", plies(d)),
+        Value::Draw => String::from("a draw"),
+        Value::Loss(d) => format!("a loss in {}", plies(d)),
+    }
+}
+
+/// Why a weaker level played its move, in plain words: the level, the move's value against the
+/// best, the moves left out, and the move's chance.
+fn sampled_reason(strength: Strength, s: &Sample) -> String {
+    let what = if s.value == s.best {
+        match s.candidates {
+            1 => format!("the best move, {}", value_words(s.best)),
+            n => format!("one of the {n} best moves, {}", value_words(s.best)),
+        }
+    } else {
+        let (one, many) = match s.best {
+            Value::Win(_) => ("wins", "win"),
+            Value::Draw => ("draws", "draw"),
+            Value::Loss(_) => ("loses", "lose"),
+        };
+        format!(
+            "{}, where {} was best ({} of {} moves {})",
+            value_words(s.value),
+            value_words(s.best),
+            s.best_outcome,
+            s.solved,
+            if s.best_outcome == 1 { one } else { many }
+        )
+    };
+    let left_out = match s.unsolved {
+        0 => String::new(),
+        1 => String::from("; 1 move whose result is not solved was left out"),
+        n => format!("; {n} moves whose results are not solved were left out"),
+    };
+    let chance = match s.probability * 100.0 {
+        p if p < 1.0 => String::from("under 1%"),
+        p if p > 99.0 => String::from("over 99%"),
+        p => format!("{p:.0}%"),
+    };
+    format!(
+        "a {}-strength choice: {what}{left_out}; this move's chance was {chance}",
+        strength.name()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -460,5 +587,43 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn weaker_levels_say_what_they_gave_away() {
+        let six = Variant::by_name("six").unwrap();
+        let s = |value, best, best_outcome, unsolved, probability| Sample {
+            mv: Move::parse(six.board(), "a5").unwrap(),
+            value,
+            best,
+            probability,
+            candidates: 1,
+            best_outcome,
+            solved: 21,
+            unsolved,
+            replies: 7,
+        };
+        assert_eq!(
+            sampled_reason(Strength::Club, &s(Value::Draw, Value::Win(13), 4, 0, 0.09)),
+            "a club-strength choice: a draw, where a win in 13 plies was best (4 of 21 moves \
+             win); this move's chance was 9%"
+        );
+        assert_eq!(
+            sampled_reason(
+                Strength::Strong,
+                &s(Value::Win(13), Value::Win(13), 1, 0, 0.996)
+            ),
+            "a strong-strength choice: the best move, a win in 13 plies; this move's chance was \
+             over 99%"
+        );
+        assert_eq!(
+            sampled_reason(
+                Strength::Novice,
+                &s(Value::Loss(2), Value::Draw, 1, 3, 0.004)
+            ),
+            "a novice-strength choice: a loss in 2 plies, where a draw was best (1 of 21 moves \
+             draws); 3 moves whose results are not solved were left out; this move's chance \
+             was under 1%"
+        );
     }
 }

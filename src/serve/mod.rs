@@ -9,7 +9,7 @@
 //! | `/api/query?variant=..&position=..` | exactly `query --json` ([`crate::query::wire::QueryJson`]) |
 //! | `/api/stats?variant=..` | exactly `stats --json` ([`crate::query::wire::StatsJson`]) |
 //! | `/api/explore?variant=..&position=..` | [`crate::query::wire::ExploreJson`]: the query plus each move's parts and resulting position |
-//! | `/api/bestmove?variant=..&position=..[&seed=N]` | [`crate::query::wire::BestMoveJson`]: the move perfect play picks ([`crate::query::choose`]) |
+//! | `/api/bestmove?variant=..&position=..[&seed=N][&strength=S]` | [`crate::query::wire::BestMoveJson`]: the move perfect play picks ([`crate::query::choose`]), or a weaker level draws ([`crate::query::sample`]) |
 //!
 //! Every API route but `variants` takes the rule switches by name (`flying`, `removal`,
 //! `phases`, `full-board`); `variant` defaults to `nine` as on the command line. Names and
