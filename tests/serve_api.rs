@@ -334,6 +334,17 @@ const BAD: &[(&str, &str, u16, &str)] = &[
     ("GET", "/api/bestmove?variant=six&position=.../.../..../.../...+w+6+6&seed=-1", 400, "seed"),
     ("GET", "/api/bestmove?variant=six&position=start&strength=master", 400, "expected perfect, strong, club, novice"),
     ("GET", "/api/bestmove?variant=six&position=start&strength=novice&seed=x", 400, "seed"),
+    ("GET", "/api/practice?variant=six", 400, "missing parameter \"sector\""),
+    ("GET", "/api/practice?variant=six&sector=3-3-0", 400, "invalid sector 3-3-0"),
+    ("GET", "/api/practice?variant=six&sector=3-3-0-0-0", 400, "invalid sector"),
+    ("GET", "/api/practice?variant=six&sector=7-3-0-0", 400, "more than the 6 pieces"),
+    ("GET", "/api/practice?variant=six&sector=2-3-0-0", 400, "fewer than three pieces"),
+    ("GET", "/api/practice?variant=six&sector=0-3-3-3", 400, "no game from the start reaches it"),
+    ("GET", "/api/practice?variant=six&sector=3-3-0-0&value=maybe", 400, "expected win, draw, loss"),
+    ("GET", "/api/practice?variant=six&sector=3-3-0-0&seed=1.5", 400, "seed"),
+    ("GET", "/api/practice?variant=six&sector=3-3-0-0&position=start", 400, "unknown parameter"),
+    ("GET", "/api/practice?variant=six&flying=always&sector=3-3-0-0", 404, "morris solve --variant six --flying always"),
+    ("GET", "/api/practice?variant=nine&sector=3-3-0-0", 404, "--sector 3-3-0-0"),
     ("GET", "/api/query?variant=nine&position=.../.../.../....../.../.../...+w+9+9", 404, "morris solve"),
     ("GET", "/api/stats?variant=nine", 404, "morris solve"),
     ("GET", "/api/stats?variant=six&flying=always", 404, "morris solve"),
@@ -757,4 +768,90 @@ fn bestmove_at_weaker_levels_draws_among_the_solved_moves() {
     // Without a seed, a weaker level still answers a legal move.
     let b = at(SIX_START, "&strength=club").json();
     assert_eq!(b["rule"], "sampled");
+}
+
+/// Practice: a random position of the sector asked for, solved and with the value asked for,
+/// which `query --json` confirms; the same seed, the same position.
+#[test]
+fn practice_gives_a_solved_position_of_the_sector_with_its_value() {
+    let db = databases();
+    let dbs = db.to_str().unwrap();
+    let server = Server::start(&db, 5.0);
+    let six = Variant::by_name("six").unwrap();
+    let stats = get(server.addr, "/api/stats?variant=six").json();
+    let sectors = stats["sectors"].as_array().unwrap();
+    let mut answered = 0;
+    for (i, row) in sectors.iter().enumerate().filter(|(i, _)| i % 5 == 0) {
+        let sector = row["sector"].as_str().unwrap();
+        for value in ["win", "draw", "loss"] {
+            let target =
+                format!("/api/practice?variant=six&sector={sector}&value={value}&seed={i}");
+            let r = get(server.addr, &target);
+            if row[value] == 0 {
+                assert_eq!(r.status, 404, "{target}: {}", r.text());
+                assert!(
+                    r.text().contains(&format!(
+                        "no position of {sector} with value {value} found in 10000 tries"
+                    )),
+                    "{}",
+                    r.text()
+                );
+                continue;
+            }
+            if r.status == 404 {
+                // Every position of that value is finished (a loss at depth 0).
+                assert_eq!(value, "loss", "{target}: {}", r.text());
+                continue;
+            }
+            let a = r.json();
+            assert_eq!(a["variant"], "six");
+            assert_eq!(a["sector"], sector);
+            assert_eq!(a["value"], value);
+            assert!(a["tries"].as_u64().unwrap() >= 1);
+            let text = a["position"].as_str().unwrap();
+            let (pos, turn) = Position::parse(&six, text).unwrap();
+            assert_eq!(morris::Sector::of(&pos).to_string(), sector, "{text}");
+            if pos.mover_hand == pos.opponent_hand {
+                assert_eq!(turn, morris::Color::White, "{text}");
+            }
+            let out = morris(&["--variant", "six", "query", "--json", "--db", dbs, text]);
+            assert!(out.status.success(), "{text}");
+            let q: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(q["position"], a["position"]);
+            assert_eq!(q["value"], a["value"], "{text}");
+            assert_eq!(q["depth"], a["depth"], "{text}");
+            assert!(!q["moves"].as_array().unwrap().is_empty(), "{text}");
+            assert_eq!(get(server.addr, &target).body, r.body, "the same seed");
+            answered += 1;
+        }
+    }
+    assert!(answered > 10, "only {answered} sectors and values answered");
+    // Without a value: any solved position of the sector; without a seed, a random one.
+    let some: std::collections::BTreeSet<String> = (0..5)
+        .map(|_| {
+            let a = get(server.addr, "/api/practice?variant=six&sector=4-4-0-0").json();
+            assert_eq!(a["sector"], "4-4-0-0");
+            a["position"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert!(some.len() > 1, "{some:?}");
+    // A placement sector with one more in the mover's hand: Black is to move.
+    let black = sectors
+        .iter()
+        .map(|r| {
+            r["sector"]
+                .as_str()
+                .unwrap()
+                .parse::<morris::Sector>()
+                .unwrap()
+        })
+        .find(|s| s.mover_hand == s.opponent_hand + 1)
+        .unwrap();
+    let a = get(
+        server.addr,
+        &format!("/api/practice?variant=six&sector={black}&seed=1"),
+    )
+    .json();
+    let text = a["position"].as_str().unwrap();
+    assert!(text.contains(" b "), "{black}: {text}");
 }

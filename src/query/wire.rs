@@ -365,6 +365,23 @@ pub struct ExploreJson {
     pub moves: Vec<ExploreMoveJson>,
 }
 
+/// `GET /api/practice`: a random position of a sector, to play from.
+#[derive(Clone, Debug, Serialize)]
+pub struct PracticeJson {
+    /// The variant's name.
+    pub variant: String,
+    /// The sector asked for, `W-B-WF-BF` (the side to move's counts first).
+    pub sector: String,
+    /// The position in notation.
+    pub position: String,
+    /// `win`, `loss` or `draw` for the side to move.
+    pub value: &'static str,
+    /// Plies to the end under perfect play; `null` for a draw.
+    pub depth: Option<u32>,
+    /// The slots drawn until this one.
+    pub tries: u64,
+}
+
 /// `GET /api/bestmove`: the move perfect play chooses, and the rule that chose it.
 #[derive(Clone, Debug, Serialize)]
 pub struct BestMoveJson {

@@ -90,6 +90,17 @@ pub(super) async fn bestmove(State(app): State<Arc<App>>, RawQuery(q): RawQuery)
     .await
 }
 
+/// `GET /api/practice`.
+pub(super) async fn practice(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    answer(
+        app,
+        q,
+        &["variant", "sector", "value", "seed"],
+        super::practice::practice_work,
+    )
+    .await
+}
+
 /// `GET /api/stats`: exactly `stats --json`.
 pub(super) async fn stats(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
     answer(app, q, &["variant"], stats_work).await
@@ -122,7 +133,7 @@ pub(super) async fn method_not_allowed(method: Method, uri: Uri) -> Response {
 }
 
 /// The variant, rule set and database the parameters select.
-fn select(app: &App, p: &Params) -> Result<(Arc<Opened>, Variant), ApiError> {
+pub(super) fn select(app: &App, p: &Params) -> Result<(Arc<Opened>, Variant), ApiError> {
     let variant = app.catalog.variant(p.variant(), p.overrides()?)?;
     let opened = app.catalog.open(&variant)?;
     Ok((opened, variant))
@@ -340,7 +351,7 @@ fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
 }
 
 /// The `seed` parameter, if given.
-fn seed(p: &Params) -> Result<Option<u64>, ApiError> {
+pub(super) fn seed(p: &Params) -> Result<Option<u64>, ApiError> {
     p.get("seed")
         .map(|s| {
             s.parse::<u64>().map_err(|_| {
