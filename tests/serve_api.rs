@@ -200,6 +200,7 @@ fn variants_explore_and_bestmove() {
         assert_eq!(e["value"], q["value"]);
         assert_eq!(e["depth"], q["depth"]);
         assert_eq!(e["unsolved"], serde_json::Value::Null);
+        assert_eq!(e["solve_cost"], serde_json::Value::Null);
         let (pos, turn) = Position::parse(&six_v, &p).unwrap();
         let qm = q["moves"].as_array().unwrap();
         let em = e["moves"].as_array().unwrap();
@@ -854,4 +855,117 @@ fn practice_gives_a_solved_position_of_the_sector_with_its_value() {
     .json();
     let text = a["position"].as_str().unwrap();
     assert!(text.contains(" b "), "{black}: {text}");
+}
+
+/// The last line of `solve --plan` ("N work units, S sectors, T index slots") and the rows'
+/// slots by unit name.
+fn plan_of(args: &[&str]) -> (u64, u64, Vec<(String, u64)>) {
+    let out = morris(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
+    let rows = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let slots = f.get(1)?.parse().ok()?;
+            Some((f.get(3..)?.join(" "), slots))
+        })
+        .collect();
+    (last[0].parse().unwrap(), last[5].parse().unwrap(), rows)
+}
+
+/// `solve_cost`: what solving the missing sector takes, as `solve --plan` counts it less the
+/// units present, and the endgames that fit a minute where the whole takes longer.
+#[test]
+fn explore_says_what_solving_the_missing_sector_costs() {
+    let db = solved("serve-cost", "nine", &["--sector", "3-3-0-0"]);
+    let dbs = db.to_str().unwrap();
+    let server = Server::start(&db, 30.0);
+    let start = ".../.../.../....../.../.../... w 9 9";
+    let e = get(
+        server.addr,
+        &format!("/api/explore?position={}", enc(start)),
+    )
+    .json();
+    let cost = &e["solve_cost"];
+    assert_eq!(cost["sector"], "0-0-9-9", "{cost}");
+    let command = cost["command"].as_str().unwrap();
+    assert!(
+        command.starts_with("morris solve --variant nine ")
+            && command.ends_with(" --sector 0-0-9-9"),
+        "{command}"
+    );
+    assert!(e["unsolved"].as_str().unwrap().contains(command));
+    // The plan of the start less the one unit solved (3-3-0-0).
+    let (units, slots, rows) = plan_of(&["solve", "--plan", "--db", dbs]);
+    let solved_slots = rows.iter().find(|(u, _)| u == "3-3-0-0").unwrap().1;
+    assert_eq!(cost["units"], units - 1, "{cost}");
+    assert_eq!(cost["slots"], slots - solved_slots, "{cost}");
+    assert_eq!(cost["bytes"], cost["slots"]);
+    assert!(cost["seconds"].as_f64().unwrap() > 3600.0, "{cost}");
+    let cheaper = &cost["cheaper"];
+    let k = cheaper["max_pieces"].as_u64().unwrap();
+    assert!((3..9).contains(&k), "{cheaper}");
+    assert!(cheaper["seconds"].as_f64().unwrap() <= 60.0, "{cheaper}");
+    assert!(cheaper["slots"].as_u64().unwrap() > 0, "{cheaper}");
+    assert_eq!(
+        cheaper["command"].as_str().unwrap(),
+        command.replace(" --sector 0-0-9-9", &format!(" --max-pieces {k}"))
+    );
+    let k = k.to_string();
+    let (units, slots, _) = plan_of(&["solve", "--plan", "--db", dbs, "--max-pieces", &k]);
+    assert_eq!(cheaper["units"], units - 1, "{cheaper}");
+    assert_eq!(cheaper["slots"], slots - solved_slots, "{cheaper}");
+    // The same answer from the cache.
+    let again = get(
+        server.addr,
+        &format!("/api/explore?position={}", enc(start)),
+    )
+    .json();
+    assert_eq!(again["solve_cost"], e["solve_cost"]);
+    // A 4-3 position: its unit (4-3-0-0 with 3-4-0-0) is quick, so nothing cheaper.
+    let four = "W.W/.W./.../W...../.../.B./B.B w 0 0";
+    let e = get(server.addr, &format!("/api/explore?position={}", enc(four))).json();
+    let cost = &e["solve_cost"];
+    assert_eq!(cost["sector"], "4-3-0-0", "{cost}");
+    assert_eq!(cost["units"], 1, "{cost}");
+    let seconds = cost["seconds"].as_f64().unwrap();
+    assert!(seconds > 0.0 && seconds <= 60.0, "{cost}");
+    assert!(cost["cheaper"].is_null(), "{cost}");
+    let (_, slots, _) = plan_of(&["solve", "--plan", "--db", dbs, "--sector", "4-3-0-0"]);
+    assert_eq!(cost["slots"], slots - solved_slots, "{cost}");
+    // Once solved, the cost is gone; the server sees the new files without a restart.
+    solve_more(dbs, &["--sector", "4-3-0-0"]);
+    let e = get(server.addr, &format!("/api/explore?position={}", enc(four))).json();
+    assert!(e["solve_cost"].is_null(), "{e}");
+    assert!(e["unsolved"].is_null(), "{e}");
+    let e = get(
+        server.addr,
+        &format!("/api/explore?position={}", enc(start)),
+    )
+    .json();
+    assert_eq!(e["solve_cost"]["units"], units_before(&again) - 1);
+}
+
+/// Solves more of nine into `dbs`.
+fn solve_more(dbs: &str, extra: &[&str]) {
+    let mut args = vec!["solve", "--quiet", "--db", dbs];
+    args.extend(extra);
+    let out = morris(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `solve_cost.units` of an explore answer.
+fn units_before(explore: &serde_json::Value) -> u64 {
+    explore["solve_cost"]["units"].as_u64().unwrap()
 }

@@ -361,8 +361,51 @@ pub struct ExploreJson {
     /// Why some values are missing (the sector that is not solved and the command that solves
     /// it), else `null`.
     pub unsolved: Option<String>,
+    /// What solving the sector named in `unsolved` would cost, else `null` (and `null` over
+    /// compact tables, which are built from a solved database rather than solved).
+    pub solve_cost: Option<SolveCostJson>,
     /// Every legal move, best first; moves without a value last, in notation order.
     pub moves: Vec<ExploreMoveJson>,
+}
+
+/// What solving a sector still costs: the work units of its plan that are not all present.
+///
+/// The time is [`crate::space::CostModel::reference`]'s model: two threads on the 2-core
+/// reference machine, the units one after another; the disk is an estimate of one byte per
+/// slot, the cell of a sector whose depths stay within 253 plies (deeper ones take two).
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveCostJson {
+    /// The sector, `W-B-WF-BF`.
+    pub sector: String,
+    /// The `morris solve ... --sector S` that solves it (without `--db`).
+    pub command: String,
+    /// Work units still to solve: the sector's and those it depends on.
+    pub units: usize,
+    /// Their index slots.
+    pub slots: u64,
+    /// The disk they take: one byte per slot.
+    pub bytes: u64,
+    /// The modelled seconds (two threads on the 2-core reference machine).
+    pub seconds: f64,
+    /// Where `seconds` is over a minute, the endgames that take at most one, else `null`.
+    pub cheaper: Option<CheaperSolveJson>,
+}
+
+/// A solve of the endgames up to some pieces a side: a first step that fits a minute.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheaperSolveJson {
+    /// The largest `--max-pieces` whose remaining units take at most a minute.
+    pub max_pieces: u8,
+    /// The `morris solve ... --max-pieces K` (without `--db`).
+    pub command: String,
+    /// As in [`SolveCostJson`].
+    pub units: usize,
+    /// As in [`SolveCostJson`].
+    pub slots: u64,
+    /// As in [`SolveCostJson`].
+    pub bytes: u64,
+    /// As in [`SolveCostJson`].
+    pub seconds: f64,
 }
 
 /// `GET /api/practice`: a random position of a sector, to play from.

@@ -16,7 +16,7 @@ use crate::query::{choose, random_seed, sample, Choice, Rule, Sample, Strength};
 use crate::rules::clip;
 use crate::rules::Value;
 use crate::rules::Variant;
-use crate::rules::{generate, play};
+use crate::rules::{generate, play, Move};
 use crate::rules::{Color, Position};
 use crate::space::Sector;
 
@@ -234,29 +234,21 @@ fn explore_position(
     let db = &opened.db;
     let board = variant.board();
     let name = |p: crate::rules::Point| board.point_name(p).to_string();
-    let value: Option<Value>;
-    let mut unsolved = None;
-    let moves: Vec<(crate::rules::Move, Option<Value>)> = match db.analyse(pos) {
-        Ok(a) => {
-            value = Some(a.value);
-            a.moves.iter().map(|m| (m.mv, Some(m.value))).collect()
-        }
-        // Some sector is not solved: say which, and give the values there are.
-        Err(e @ Error::Missing { .. }) => {
+    let (mut unsolved, mut solve_cost) = (None, None);
+    let (value, moves) = match db.analyse(pos) {
+        Ok(a) => (
+            Some(a.value),
+            a.moves.iter().map(|m| (m.mv, Some(m.value))).collect(),
+        ),
+        // Some sector is not solved: say which and what solving it costs, and give the values
+        // there are.
+        Err(e @ Error::Missing(_)) => {
             unsolved = Some(public_message(&e));
-            value = known(db.probe(pos))?;
-            let mut moves = generate(variant, pos)
-                .iter()
-                .map(|&mv| {
-                    let v = known(db.probe(&play(pos, mv)))?.map(Value::before_move);
-                    Ok((mv, v, mv.to_notation(board)))
-                })
-                .collect::<Result<Vec<_>, Error>>()?;
-            moves.sort_by(|(_, a, an), (_, b, bn)| match (a, b) {
-                (Some(a), Some(b)) => a.preference(*b).then_with(|| an.cmp(bn)),
-                (a, b) => b.is_some().cmp(&a.is_some()).then_with(|| an.cmp(bn)),
-            });
-            moves.into_iter().map(|(mv, v, _)| (mv, v)).collect()
+            if let Error::Missing(m) = &e {
+                // Over compact tables the missing piece is a table build, not a solve.
+                solve_cost = (!m.tables).then(|| opened.costs.of(db, m));
+            }
+            (known(db.probe(pos))?, known_moves(db, variant, pos)?)
         }
         Err(e) => return Err(e),
     };
@@ -279,6 +271,7 @@ fn explore_position(
         value: value.map(Value::name),
         depth: value.and_then(Value::depth),
         unsolved,
+        solve_cost,
         moves: moves
             .into_iter()
             .map(|(mv, v)| {
@@ -300,6 +293,28 @@ fn explore_position(
             })
             .collect::<Result<_, Error>>()?,
     })
+}
+
+/// Every move of `pos` with its value where its result's sector is solved: best first, then
+/// the moves without a value, each group in notation order.
+fn known_moves(
+    db: &crate::store::Database,
+    variant: &Variant,
+    pos: &Position,
+) -> Result<Vec<(Move, Option<Value>)>, Error> {
+    let board = variant.board();
+    let mut moves = generate(variant, pos)
+        .iter()
+        .map(|&mv| {
+            let v = known(db.probe(&play(pos, mv)))?.map(Value::before_move);
+            Ok((mv, v, mv.to_notation(board)))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    moves.sort_by(|(_, a, an), (_, b, bn)| match (a, b) {
+        (Some(a), Some(b)) => a.preference(*b).then_with(|| an.cmp(bn)),
+        (a, b) => b.is_some().cmp(&a.is_some()).then_with(|| an.cmp(bn)),
+    });
+    Ok(moves.into_iter().map(|(mv, v, _)| (mv, v)).collect())
 }
 
 /// After a drawing move (`next` is the opponent's position): the opponent's replies and how

@@ -8,7 +8,7 @@
 //! | `/api/variants` | [`crate::query::wire::VariantsJson`]: each variant with its board and the rule sets the folder holds |
 //! | `/api/query?variant=..&position=..` | exactly `query --json` ([`crate::query::wire::QueryJson`]) |
 //! | `/api/stats?variant=..` | exactly `stats --json` ([`crate::query::wire::StatsJson`]) |
-//! | `/api/explore?variant=..&position=..` | [`crate::query::wire::ExploreJson`]: the query plus each move's parts and resulting position |
+//! | `/api/explore?variant=..&position=..` | [`crate::query::wire::ExploreJson`]: the query plus each move's parts and resulting position, and what solving a missing sector costs |
 //! | `/api/bestmove?variant=..&position=..[&seed=N][&strength=S]` | [`crate::query::wire::BestMoveJson`]: the move perfect play picks ([`crate::query::choose`]), or a weaker level draws ([`crate::query::sample`]) |
 //! | `/api/practice?variant=..&sector=W-B-WF-BF[&value=V][&seed=N]` | [`crate::query::wire::PracticeJson`]: a random solved position of the sector, with value V if given |
 //!
@@ -40,6 +40,7 @@ mod assets;
 mod catalog;
 mod conn;
 mod cors;
+mod cost;
 mod params;
 mod practice;
 
