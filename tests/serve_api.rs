@@ -200,6 +200,7 @@ fn variants_explore_and_bestmove() {
         assert_eq!(e["value"], q["value"]);
         assert_eq!(e["depth"], q["depth"]);
         assert_eq!(e["unsolved"], serde_json::Value::Null);
+        assert_eq!(e["solve_cost"], serde_json::Value::Null);
         let (pos, turn) = Position::parse(&six_v, &p).unwrap();
         let qm = q["moves"].as_array().unwrap();
         let em = e["moves"].as_array().unwrap();
@@ -332,6 +333,19 @@ const BAD: &[(&str, &str, u16, &str)] = &[
     ("GET", "/api/query?variant=six&file=..%2F..%2Fetc%2Fpasswd&position=x", 400, "unknown parameter"),
     ("GET", "/api/variants?variant=../etc", 400, "unknown parameter"),
     ("GET", "/api/bestmove?variant=six&position=.../.../..../.../...+w+6+6&seed=-1", 400, "seed"),
+    ("GET", "/api/bestmove?variant=six&position=start&strength=master", 400, "expected perfect, strong, club, novice"),
+    ("GET", "/api/bestmove?variant=six&position=start&strength=novice&seed=x", 400, "seed"),
+    ("GET", "/api/practice?variant=six", 400, "missing parameter \"sector\""),
+    ("GET", "/api/practice?variant=six&sector=3-3-0", 400, "invalid sector 3-3-0"),
+    ("GET", "/api/practice?variant=six&sector=3-3-0-0-0", 400, "invalid sector"),
+    ("GET", "/api/practice?variant=six&sector=7-3-0-0", 400, "more than the 6 pieces"),
+    ("GET", "/api/practice?variant=six&sector=2-3-0-0", 400, "fewer than three pieces"),
+    ("GET", "/api/practice?variant=six&sector=0-3-3-3", 400, "no game from the start reaches it"),
+    ("GET", "/api/practice?variant=six&sector=3-3-0-0&value=maybe", 400, "expected win, draw, loss"),
+    ("GET", "/api/practice?variant=six&sector=3-3-0-0&seed=1.5", 400, "seed"),
+    ("GET", "/api/practice?variant=six&sector=3-3-0-0&position=start", 400, "unknown parameter"),
+    ("GET", "/api/practice?variant=six&flying=always&sector=3-3-0-0", 404, "morris solve --variant six --flying always"),
+    ("GET", "/api/practice?variant=nine&sector=3-3-0-0", 404, "--sector 3-3-0-0"),
     ("GET", "/api/query?variant=nine&position=.../.../.../....../.../.../...+w+9+9", 404, "morris solve"),
     ("GET", "/api/stats?variant=nine", 404, "morris solve"),
     ("GET", "/api/stats?variant=six&flying=always", 404, "morris solve"),
@@ -697,4 +711,263 @@ fn explore_counts_the_losing_replies_of_each_drawing_move() {
         }
     }
     assert!(checked > 20, "only {checked} drawing moves");
+}
+
+/// Weaker levels: a legal, solved move with its own value, the same for the same seed; perfect
+/// play answers exactly as without `strength`.
+#[test]
+fn bestmove_at_weaker_levels_draws_among_the_solved_moves() {
+    let db = databases();
+    let server = Server::start(&db, 5.0);
+    let at = |p: &str, extra: &str| {
+        get(
+            server.addr,
+            &format!("/api/bestmove?variant=six&position={}{extra}", enc(p)),
+        )
+    };
+    for p in six_positions(5, 2) {
+        let q = get(
+            server.addr,
+            &format!("/api/query?variant=six&position={}", enc(&p)),
+        )
+        .json();
+        for extra in ["", "&seed=9"] {
+            let perfect = at(&p, &format!("{extra}&strength=perfect"));
+            assert_eq!(perfect.body, at(&p, extra).body, "{p}{extra}");
+        }
+        let moves = q["moves"].as_array().unwrap();
+        for strength in ["strong", "club", "novice"] {
+            for seed in 0..4 {
+                let extra = format!("&strength={strength}&seed={seed}");
+                let r = at(&p, &extra);
+                if moves.is_empty() {
+                    assert_eq!(r.status, 400, "{}", r.text());
+                    assert!(r.text().contains("game is over"), "{}", r.text());
+                    continue;
+                }
+                let b = r.json();
+                assert_eq!(b["rule"], "sampled");
+                let m = moves.iter().find(|m| m["move"] == b["move"]).unwrap();
+                assert_eq!(b["value"], m["value"], "{p} {b}");
+                assert_eq!(b["depth"], m["depth"], "{p} {b}");
+                assert!(b["good_replies"].is_null());
+                let reason = b["reason"].as_str().unwrap();
+                assert!(
+                    reason.starts_with(&format!("a {strength}-strength choice: ")),
+                    "{reason}"
+                );
+                assert_eq!(at(&p, &extra).body, r.body, "the same seed, the same move");
+            }
+        }
+    }
+    // At the start of six every move draws, so a novice plays each of them now and then.
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..200 {
+        let b = at(SIX_START, &format!("&strength=novice&seed={seed}")).json();
+        assert_eq!(b["value"], "draw");
+        seen.insert(b["move"].as_str().unwrap().to_string());
+    }
+    assert!(seen.len() > 8, "{seen:?}");
+    // Without a seed, a weaker level still answers a legal move.
+    let b = at(SIX_START, "&strength=club").json();
+    assert_eq!(b["rule"], "sampled");
+}
+
+/// Practice: a random position of the sector asked for, solved and with the value asked for,
+/// which `query --json` confirms; the same seed, the same position.
+#[test]
+fn practice_gives_a_solved_position_of_the_sector_with_its_value() {
+    let db = databases();
+    let dbs = db.to_str().unwrap();
+    let server = Server::start(&db, 5.0);
+    let six = Variant::by_name("six").unwrap();
+    let stats = get(server.addr, "/api/stats?variant=six").json();
+    let sectors = stats["sectors"].as_array().unwrap();
+    let mut answered = 0;
+    for (i, row) in sectors.iter().enumerate().filter(|(i, _)| i % 5 == 0) {
+        let sector = row["sector"].as_str().unwrap();
+        for value in ["win", "draw", "loss"] {
+            let target =
+                format!("/api/practice?variant=six&sector={sector}&value={value}&seed={i}");
+            let r = get(server.addr, &target);
+            if row[value] == 0 {
+                assert_eq!(r.status, 404, "{target}: {}", r.text());
+                assert!(
+                    r.text().contains(&format!(
+                        "no position of {sector} with value {value} found in 10000 tries"
+                    )),
+                    "{}",
+                    r.text()
+                );
+                continue;
+            }
+            if r.status == 404 {
+                // Every position of that value is finished (a loss at depth 0).
+                assert_eq!(value, "loss", "{target}: {}", r.text());
+                continue;
+            }
+            let a = r.json();
+            assert_eq!(a["variant"], "six");
+            assert_eq!(a["sector"], sector);
+            assert_eq!(a["value"], value);
+            assert!(a["tries"].as_u64().unwrap() >= 1);
+            let text = a["position"].as_str().unwrap();
+            let (pos, turn) = Position::parse(&six, text).unwrap();
+            assert_eq!(morris::Sector::of(&pos).to_string(), sector, "{text}");
+            if pos.mover_hand == pos.opponent_hand {
+                assert_eq!(turn, morris::Color::White, "{text}");
+            }
+            let out = morris(&["--variant", "six", "query", "--json", "--db", dbs, text]);
+            assert!(out.status.success(), "{text}");
+            let q: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(q["position"], a["position"]);
+            assert_eq!(q["value"], a["value"], "{text}");
+            assert_eq!(q["depth"], a["depth"], "{text}");
+            assert!(!q["moves"].as_array().unwrap().is_empty(), "{text}");
+            assert_eq!(get(server.addr, &target).body, r.body, "the same seed");
+            answered += 1;
+        }
+    }
+    assert!(answered > 10, "only {answered} sectors and values answered");
+    // Without a value: any solved position of the sector; without a seed, a random one.
+    let some: std::collections::BTreeSet<String> = (0..5)
+        .map(|_| {
+            let a = get(server.addr, "/api/practice?variant=six&sector=4-4-0-0").json();
+            assert_eq!(a["sector"], "4-4-0-0");
+            a["position"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert!(some.len() > 1, "{some:?}");
+    // A placement sector with one more in the mover's hand: Black is to move.
+    let black = sectors
+        .iter()
+        .map(|r| {
+            r["sector"]
+                .as_str()
+                .unwrap()
+                .parse::<morris::Sector>()
+                .unwrap()
+        })
+        .find(|s| s.mover_hand == s.opponent_hand + 1)
+        .unwrap();
+    let a = get(
+        server.addr,
+        &format!("/api/practice?variant=six&sector={black}&seed=1"),
+    )
+    .json();
+    let text = a["position"].as_str().unwrap();
+    assert!(text.contains(" b "), "{black}: {text}");
+}
+
+/// The last line of `solve --plan` ("N work units, S sectors, T index slots") and the rows'
+/// slots by unit name.
+fn plan_of(args: &[&str]) -> (u64, u64, Vec<(String, u64)>) {
+    let out = morris(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
+    let rows = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let slots = f.get(1)?.parse().ok()?;
+            Some((f.get(3..)?.join(" "), slots))
+        })
+        .collect();
+    (last[0].parse().unwrap(), last[5].parse().unwrap(), rows)
+}
+
+/// `solve_cost`: what solving the missing sector takes, as `solve --plan` counts it less the
+/// units present, and the endgames that fit a minute where the whole takes longer.
+#[test]
+fn explore_says_what_solving_the_missing_sector_costs() {
+    let db = solved("serve-cost", "nine", &["--sector", "3-3-0-0"]);
+    let dbs = db.to_str().unwrap();
+    let server = Server::start(&db, 30.0);
+    let start = ".../.../.../....../.../.../... w 9 9";
+    let e = get(
+        server.addr,
+        &format!("/api/explore?position={}", enc(start)),
+    )
+    .json();
+    let cost = &e["solve_cost"];
+    assert_eq!(cost["sector"], "0-0-9-9", "{cost}");
+    let command = cost["command"].as_str().unwrap();
+    assert!(
+        command.starts_with("morris solve --variant nine ")
+            && command.ends_with(" --sector 0-0-9-9"),
+        "{command}"
+    );
+    assert!(e["unsolved"].as_str().unwrap().contains(command));
+    // The plan of the start less the one unit solved (3-3-0-0).
+    let (units, slots, rows) = plan_of(&["solve", "--plan", "--db", dbs]);
+    let solved_slots = rows.iter().find(|(u, _)| u == "3-3-0-0").unwrap().1;
+    assert_eq!(cost["units"], units - 1, "{cost}");
+    assert_eq!(cost["slots"], slots - solved_slots, "{cost}");
+    assert_eq!(cost["bytes"], cost["slots"]);
+    assert!(cost["seconds"].as_f64().unwrap() > 3600.0, "{cost}");
+    let cheaper = &cost["cheaper"];
+    let k = cheaper["max_pieces"].as_u64().unwrap();
+    assert!((3..9).contains(&k), "{cheaper}");
+    assert!(cheaper["seconds"].as_f64().unwrap() <= 60.0, "{cheaper}");
+    assert!(cheaper["slots"].as_u64().unwrap() > 0, "{cheaper}");
+    assert_eq!(
+        cheaper["command"].as_str().unwrap(),
+        command.replace(" --sector 0-0-9-9", &format!(" --max-pieces {k}"))
+    );
+    let k = k.to_string();
+    let (units, slots, _) = plan_of(&["solve", "--plan", "--db", dbs, "--max-pieces", &k]);
+    assert_eq!(cheaper["units"], units - 1, "{cheaper}");
+    assert_eq!(cheaper["slots"], slots - solved_slots, "{cheaper}");
+    // The same answer from the cache.
+    let again = get(
+        server.addr,
+        &format!("/api/explore?position={}", enc(start)),
+    )
+    .json();
+    assert_eq!(again["solve_cost"], e["solve_cost"]);
+    // A 4-3 position: its unit (4-3-0-0 with 3-4-0-0) is quick, so nothing cheaper.
+    let four = "W.W/.W./.../W...../.../.B./B.B w 0 0";
+    let e = get(server.addr, &format!("/api/explore?position={}", enc(four))).json();
+    let cost = &e["solve_cost"];
+    assert_eq!(cost["sector"], "4-3-0-0", "{cost}");
+    assert_eq!(cost["units"], 1, "{cost}");
+    let seconds = cost["seconds"].as_f64().unwrap();
+    assert!(seconds > 0.0 && seconds <= 60.0, "{cost}");
+    assert!(cost["cheaper"].is_null(), "{cost}");
+    let (_, slots, _) = plan_of(&["solve", "--plan", "--db", dbs, "--sector", "4-3-0-0"]);
+    assert_eq!(cost["slots"], slots - solved_slots, "{cost}");
+    // Once solved, the cost is gone; the server sees the new files without a restart.
+    solve_more(dbs, &["--sector", "4-3-0-0"]);
+    let e = get(server.addr, &format!("/api/explore?position={}", enc(four))).json();
+    assert!(e["solve_cost"].is_null(), "{e}");
+    assert!(e["unsolved"].is_null(), "{e}");
+    let e = get(
+        server.addr,
+        &format!("/api/explore?position={}", enc(start)),
+    )
+    .json();
+    assert_eq!(e["solve_cost"]["units"], units_before(&again) - 1);
+}
+
+/// Solves more of nine into `dbs`.
+fn solve_more(dbs: &str, extra: &[&str]) {
+    let mut args = vec!["solve", "--quiet", "--db", dbs];
+    args.extend(extra);
+    let out = morris(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `solve_cost.units` of an explore answer.
+fn units_before(explore: &serde_json::Value) -> u64 {
+    explore["solve_cost"]["units"].as_u64().unwrap()
 }

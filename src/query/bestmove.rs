@@ -13,6 +13,7 @@
 
 use std::cmp::Reverse;
 
+use super::random::SplitMix64;
 use crate::error::Error;
 use crate::rules::Move;
 use crate::rules::Position;
@@ -109,7 +110,7 @@ pub fn choose(db: &Database, pos: &Position, seed: Option<u64>) -> Result<Option
     };
     let tied: Vec<_> = scored.iter().filter(|s| key(s) == top).collect();
     let pick = match seed {
-        Some(s) => tied[(mix(s) % tied.len() as u64) as usize],
+        Some(s) => tied[(SplitMix64::new(s).next_u64() % tied.len() as u64) as usize],
         None => tied[0],
     };
     Ok(Some(Choice {
@@ -120,12 +121,4 @@ pub fn choose(db: &Database, pos: &Position, seed: Option<u64>) -> Result<Option
         good_replies: pick.1,
         replies: pick.2,
     }))
-}
-
-/// splitmix64: a seed spread over all bits.
-fn mix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

@@ -1,8 +1,12 @@
-//! Perfect play from a database: a position's analysis, the best move, and the JSON contracts.
+//! Play from a database: a position's analysis, the best move, weaker levels, the JSON contracts.
 
 mod analysis;
 mod bestmove;
+mod random;
+mod strength;
 pub mod wire;
 
 pub use analysis::{Analysis, MoveValue};
 pub use bestmove::{choose, Choice, Rule};
+pub use random::{random_seed, SplitMix64};
+pub use strength::{probabilities, sample, score, Sample, Strength};

@@ -361,8 +361,68 @@ pub struct ExploreJson {
     /// Why some values are missing (the sector that is not solved and the command that solves
     /// it), else `null`.
     pub unsolved: Option<String>,
+    /// What solving the sector named in `unsolved` would cost, else `null` (and `null` over
+    /// compact tables, which are built from a solved database rather than solved).
+    pub solve_cost: Option<SolveCostJson>,
     /// Every legal move, best first; moves without a value last, in notation order.
     pub moves: Vec<ExploreMoveJson>,
+}
+
+/// What solving a sector still costs: the work units of its plan that are not all present.
+///
+/// The time is [`crate::space::CostModel::reference`]'s model: two threads on the 2-core
+/// reference machine, the units one after another; the disk is an estimate of one byte per
+/// slot, the cell of a sector whose depths stay within 253 plies (deeper ones take two).
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveCostJson {
+    /// The sector, `W-B-WF-BF`.
+    pub sector: String,
+    /// The `morris solve ... --sector S` that solves it (without `--db`).
+    pub command: String,
+    /// Work units still to solve: the sector's and those it depends on.
+    pub units: usize,
+    /// Their index slots.
+    pub slots: u64,
+    /// The disk they take: one byte per slot.
+    pub bytes: u64,
+    /// The modelled seconds (two threads on the 2-core reference machine).
+    pub seconds: f64,
+    /// Where `seconds` is over a minute, the endgames that take at most one, else `null`.
+    pub cheaper: Option<CheaperSolveJson>,
+}
+
+/// A solve of the endgames up to some pieces a side: a first step that fits a minute.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheaperSolveJson {
+    /// The largest `--max-pieces` whose remaining units take at most a minute.
+    pub max_pieces: u8,
+    /// The `morris solve ... --max-pieces K` (without `--db`).
+    pub command: String,
+    /// As in [`SolveCostJson`].
+    pub units: usize,
+    /// As in [`SolveCostJson`].
+    pub slots: u64,
+    /// As in [`SolveCostJson`].
+    pub bytes: u64,
+    /// As in [`SolveCostJson`].
+    pub seconds: f64,
+}
+
+/// `GET /api/practice`: a random position of a sector, to play from.
+#[derive(Clone, Debug, Serialize)]
+pub struct PracticeJson {
+    /// The variant's name.
+    pub variant: String,
+    /// The sector asked for, `W-B-WF-BF` (the side to move's counts first).
+    pub sector: String,
+    /// The position in notation.
+    pub position: String,
+    /// `win`, `loss` or `draw` for the side to move.
+    pub value: &'static str,
+    /// Plies to the end under perfect play; `null` for a draw.
+    pub depth: Option<u32>,
+    /// The slots drawn until this one.
+    pub tries: u64,
 }
 
 /// `GET /api/bestmove`: the move perfect play chooses, and the rule that chose it.
@@ -375,20 +435,23 @@ pub struct BestMoveJson {
     /// The chosen move.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Its value for the side to move (the position's own).
+    /// Its value for the side to move (under perfect play the position's own).
     pub value: &'static str,
     /// Its depth; `null` for a draw.
     pub depth: Option<u32>,
     /// The position after it.
     pub after: String,
-    /// `fastest-win`, `draw-fewest-safe-replies` or `slowest-loss-fewest-winning-replies`.
+    /// `fastest-win`, `draw-fewest-safe-replies` or `slowest-loss-fewest-winning-replies`;
+    /// `sampled` for a weaker level ([`crate::query::Strength`]).
     pub rule: &'static str,
     /// The rule and its numbers, in words.
     pub reason: String,
-    /// How many moves keep the position's value.
+    /// How many moves keep the position's value (for a weaker level: how many solved moves
+    /// have the best value among them).
     pub candidates: usize,
     /// For a draw or a loss: the opponent's replies after the chosen move that keep its value
-    /// (draws after a drawing move, wins after a losing move); `null` for a win.
+    /// (draws after a drawing move, wins after a losing move); `null` for a win and for a
+    /// weaker level, which does not look at the replies.
     pub good_replies: Option<usize>,
     /// The opponent's legal replies after the chosen move.
     pub replies: usize,

@@ -88,7 +88,7 @@ pub(super) fn public_message(e: &Error) -> String {
 }
 
 /// The `morris solve` that fills a missing sector, without the folder.
-fn solve_command(m: &Missing) -> String {
+pub(super) fn solve_command(m: &Missing) -> String {
     if m.tables {
         let whole = whole_game_command(m);
         let options = whole.strip_prefix("morris solve ").unwrap_or(&whole);

@@ -12,11 +12,11 @@ use super::catalog::Opened;
 use super::params::Params;
 use crate::error::Error;
 use crate::query::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
-use crate::query::{choose, Choice, Rule};
+use crate::query::{choose, random_seed, sample, Choice, Rule, Sample, Strength};
 use crate::rules::clip;
 use crate::rules::Value;
 use crate::rules::Variant;
-use crate::rules::{generate, play};
+use crate::rules::{generate, play, Move};
 use crate::rules::{Color, Position};
 use crate::space::Sector;
 
@@ -81,7 +81,24 @@ pub(super) async fn explore(State(app): State<Arc<App>>, RawQuery(q): RawQuery) 
 
 /// `GET /api/bestmove`.
 pub(super) async fn bestmove(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
-    answer(app, q, &["variant", "position", "seed"], bestmove_work).await
+    answer(
+        app,
+        q,
+        &["variant", "position", "seed", "strength"],
+        bestmove_work,
+    )
+    .await
+}
+
+/// `GET /api/practice`.
+pub(super) async fn practice(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    answer(
+        app,
+        q,
+        &["variant", "sector", "value", "seed"],
+        super::practice::practice_work,
+    )
+    .await
 }
 
 /// `GET /api/stats`: exactly `stats --json`.
@@ -116,7 +133,7 @@ pub(super) async fn method_not_allowed(method: Method, uri: Uri) -> Response {
 }
 
 /// The variant, rule set and database the parameters select.
-fn select(app: &App, p: &Params) -> Result<(Arc<Opened>, Variant), ApiError> {
+pub(super) fn select(app: &App, p: &Params) -> Result<(Arc<Opened>, Variant), ApiError> {
     let variant = app.catalog.variant(p.variant(), p.overrides()?)?;
     let opened = app.catalog.open(&variant)?;
     Ok((opened, variant))
@@ -217,29 +234,21 @@ fn explore_position(
     let db = &opened.db;
     let board = variant.board();
     let name = |p: crate::rules::Point| board.point_name(p).to_string();
-    let value: Option<Value>;
-    let mut unsolved = None;
-    let moves: Vec<(crate::rules::Move, Option<Value>)> = match db.analyse(pos) {
-        Ok(a) => {
-            value = Some(a.value);
-            a.moves.iter().map(|m| (m.mv, Some(m.value))).collect()
-        }
-        // Some sector is not solved: say which, and give the values there are.
-        Err(e @ Error::Missing { .. }) => {
+    let (mut unsolved, mut solve_cost) = (None, None);
+    let (value, moves) = match db.analyse(pos) {
+        Ok(a) => (
+            Some(a.value),
+            a.moves.iter().map(|m| (m.mv, Some(m.value))).collect(),
+        ),
+        // Some sector is not solved: say which and what solving it costs, and give the values
+        // there are.
+        Err(e @ Error::Missing(_)) => {
             unsolved = Some(public_message(&e));
-            value = known(db.probe(pos))?;
-            let mut moves = generate(variant, pos)
-                .iter()
-                .map(|&mv| {
-                    let v = known(db.probe(&play(pos, mv)))?.map(Value::before_move);
-                    Ok((mv, v, mv.to_notation(board)))
-                })
-                .collect::<Result<Vec<_>, Error>>()?;
-            moves.sort_by(|(_, a, an), (_, b, bn)| match (a, b) {
-                (Some(a), Some(b)) => a.preference(*b).then_with(|| an.cmp(bn)),
-                (a, b) => b.is_some().cmp(&a.is_some()).then_with(|| an.cmp(bn)),
-            });
-            moves.into_iter().map(|(mv, v, _)| (mv, v)).collect()
+            if let Error::Missing(m) = &e {
+                // Over compact tables the missing piece is a table build, not a solve.
+                solve_cost = (!m.tables).then(|| opened.costs.of(db, m));
+            }
+            (known(db.probe(pos))?, known_moves(db, variant, pos)?)
         }
         Err(e) => return Err(e),
     };
@@ -262,6 +271,7 @@ fn explore_position(
         value: value.map(Value::name),
         depth: value.and_then(Value::depth),
         unsolved,
+        solve_cost,
         moves: moves
             .into_iter()
             .map(|(mv, v)| {
@@ -283,6 +293,28 @@ fn explore_position(
             })
             .collect::<Result<_, Error>>()?,
     })
+}
+
+/// Every move of `pos` with its value where its result's sector is solved: best first, then
+/// the moves without a value, each group in notation order.
+fn known_moves(
+    db: &crate::store::Database,
+    variant: &Variant,
+    pos: &Position,
+) -> Result<Vec<(Move, Option<Value>)>, Error> {
+    let board = variant.board();
+    let mut moves = generate(variant, pos)
+        .iter()
+        .map(|&mv| {
+            let v = known(db.probe(&play(pos, mv)))?.map(Value::before_move);
+            Ok((mv, v, mv.to_notation(board)))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    moves.sort_by(|(_, a, an), (_, b, bn)| match (a, b) {
+        (Some(a), Some(b)) => a.preference(*b).then_with(|| an.cmp(bn)),
+        (a, b) => b.is_some().cmp(&a.is_some()).then_with(|| an.cmp(bn)),
+    });
+    Ok(moves.into_iter().map(|(mv, v, _)| (mv, v)).collect())
 }
 
 /// After a drawing move (`next` is the opponent's position): the opponent's replies and how
@@ -316,8 +348,26 @@ fn known(probe: Result<Value, Error>) -> Result<Option<Value>, Error> {
 
 fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
     // Every parameter is checked before the database is read.
-    let seed = p
-        .get("seed")
+    let seed = seed(p)?;
+    let strength = strength(p)?;
+    let (opened, variant) = select(app, p)?;
+    let (pos, turn) = position(&variant, &opened, p)?;
+    let answer = match strength.temperature() {
+        None => perfect_move(&opened, &variant, &pos, turn, seed)?,
+        Some(t) => {
+            let seed = seed.unwrap_or_else(random_seed);
+            let Some(s) = sample(&opened.db, &pos, t, seed)? else {
+                return Err(game_over(&variant, &pos, turn));
+            };
+            sampled_move(&variant, &pos, turn, strength, &s)
+        }
+    };
+    Ok(wire::line(&answer))
+}
+
+/// The `seed` parameter, if given.
+pub(super) fn seed(p: &Params) -> Result<Option<u64>, ApiError> {
+    p.get("seed")
         .map(|s| {
             s.parse::<u64>().map_err(|_| {
                 ApiError::new(
@@ -329,34 +379,89 @@ fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
                 )
             })
         })
-        .transpose()?;
-    let (opened, variant) = select(app, p)?;
-    let (pos, turn) = position(&variant, &opened, p)?;
-    let Some(choice) = choose(&opened.db, &pos, seed)? else {
-        return Err(ApiError::new(
+        .transpose()
+}
+
+/// The `strength` parameter: perfect play unless given.
+fn strength(p: &Params) -> Result<Strength, ApiError> {
+    let Some(name) = p.get("strength") else {
+        return Ok(Strength::Perfect);
+    };
+    Strength::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Strength::ALL.iter().map(|s| s.name()).collect();
+        ApiError::new(
             StatusCode::BAD_REQUEST,
             format!(
-                "no move in {:?}: the game is over, {turn} to move has lost",
-                pos.to_notation(&variant, turn)
+                "unknown strength value {:?} (expected {})",
+                clip(name),
+                names.join(", ")
             ),
-        ));
+        )
+    })
+}
+
+/// The 400 of a position without moves.
+fn game_over(variant: &Variant, pos: &Position, turn: Color) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        format!(
+            "no move in {:?}: the game is over, {turn} to move has lost",
+            pos.to_notation(variant, turn)
+        ),
+    )
+}
+
+/// The move perfect play chooses ([`choose`]), as it has always been answered.
+fn perfect_move(
+    opened: &Opened,
+    variant: &Variant,
+    pos: &Position,
+    turn: Color,
+    seed: Option<u64>,
+) -> Result<BestMoveJson, ApiError> {
+    let Some(choice) = choose(&opened.db, pos, seed)? else {
+        return Err(game_over(variant, pos, turn));
     };
-    let board = variant.board();
-    let reason = reason(&choice);
-    Ok(wire::line(&BestMoveJson {
+    Ok(BestMoveJson {
         variant: variant.name().to_string(),
-        position: pos.to_notation(&variant, turn),
-        mv: choice.mv.to_notation(board),
+        position: pos.to_notation(variant, turn),
+        mv: choice.mv.to_notation(variant.board()),
         value: choice.value.name(),
         depth: choice.value.depth(),
-        after: play(&pos, choice.mv).to_notation(&variant, turn.other()),
+        after: play(pos, choice.mv).to_notation(variant, turn.other()),
         rule: choice.rule.name(),
-        reason,
+        reason: reason(&choice),
         candidates: choice.candidates,
         good_replies: choice.good_replies,
         replies: choice.replies,
-    }))
+    })
 }
+
+/// The move a weaker level drew ([`sample`]), in the fields of perfect play's answer.
+fn sampled_move(
+    variant: &Variant,
+    pos: &Position,
+    turn: Color,
+    strength: Strength,
+    s: &Sample,
+) -> BestMoveJson {
+    BestMoveJson {
+        variant: variant.name().to_string(),
+        position: pos.to_notation(variant, turn),
+        mv: s.mv.to_notation(variant.board()),
+        value: s.value.name(),
+        depth: s.value.depth(),
+        after: play(pos, s.mv).to_notation(variant, turn.other()),
+        rule: SAMPLED,
+        reason: sampled_reason(strength, s),
+        candidates: s.candidates,
+        good_replies: None,
+        replies: s.replies,
+    }
+}
+
+/// The `rule` of a weaker level's move: drawn, not chosen by a rule of perfect play.
+const SAMPLED: &str = "sampled";
 
 /// `n` plies, singular or plural.
 fn plies(n: u32) -> String {
@@ -413,6 +518,54 @@ fn reason(choice: &Choice) -> String {
     }
 }
 
+/// A value in words: "a win in 13 plies", "a draw", "a loss in 2 plies".
+fn value_words(v: Value) -> String {
+    match v {
+        Value::Win(d) => format!("a win in {}", plies(d)),
+        Value::Draw => String::from("a draw"),
+        Value::Loss(d) => format!("a loss in {}", plies(d)),
+    }
+}
+
+/// Why a weaker level played its move, in plain words: the level, the move's value against the
+/// best, the moves left out, and the move's chance.
+fn sampled_reason(strength: Strength, s: &Sample) -> String {
+    let what = if s.value == s.best {
+        match s.candidates {
+            1 => format!("the best move, {}", value_words(s.best)),
+            n => format!("one of the {n} best moves, {}", value_words(s.best)),
+        }
+    } else {
+        let (one, many) = match s.best {
+            Value::Win(_) => ("wins", "win"),
+            Value::Draw => ("draws", "draw"),
+            Value::Loss(_) => ("loses", "lose"),
+        };
+        format!(
+            "{}, where {} was best ({} of {} moves {})",
+            value_words(s.value),
+            value_words(s.best),
+            s.best_outcome,
+            s.solved,
+            if s.best_outcome == 1 { one } else { many }
+        )
+    };
+    let left_out = match s.unsolved {
+        0 => String::new(),
+        1 => String::from("; 1 move whose result is not solved was left out"),
+        n => format!("; {n} moves whose results are not solved were left out"),
+    };
+    let chance = match s.probability * 100.0 {
+        p if p < 1.0 => String::from("under 1%"),
+        p if p > 99.0 => String::from("over 99%"),
+        p => format!("{p:.0}%"),
+    };
+    format!(
+        "a {}-strength choice: {what}{left_out}; this move's chance was {chance}",
+        strength.name()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -460,5 +613,43 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn weaker_levels_say_what_they_gave_away() {
+        let six = Variant::by_name("six").unwrap();
+        let s = |value, best, best_outcome, unsolved, probability| Sample {
+            mv: Move::parse(six.board(), "a5").unwrap(),
+            value,
+            best,
+            probability,
+            candidates: 1,
+            best_outcome,
+            solved: 21,
+            unsolved,
+            replies: 7,
+        };
+        assert_eq!(
+            sampled_reason(Strength::Club, &s(Value::Draw, Value::Win(13), 4, 0, 0.09)),
+            "a club-strength choice: a draw, where a win in 13 plies was best (4 of 21 moves \
+             win); this move's chance was 9%"
+        );
+        assert_eq!(
+            sampled_reason(
+                Strength::Strong,
+                &s(Value::Win(13), Value::Win(13), 1, 0, 0.996)
+            ),
+            "a strong-strength choice: the best move, a win in 13 plies; this move's chance was \
+             over 99%"
+        );
+        assert_eq!(
+            sampled_reason(
+                Strength::Novice,
+                &s(Value::Loss(2), Value::Draw, 1, 3, 0.004)
+            ),
+            "a novice-strength choice: a loss in 2 plies, where a draw was best (1 of 21 moves \
+             draws); 3 moves whose results are not solved were left out; this move's chance \
+             was under 1%"
+        );
     }
 }

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use super::cost::SolveCosts;
 use crate::error::Error;
 use crate::invalid::InvalidInput;
 use crate::rules::{RuleOverrides, Variant};
@@ -31,6 +32,8 @@ pub(super) struct Opened {
     pub db: Database,
     /// The sectors a game from the start reaches: a position elsewhere cannot occur.
     pub reachable: Reachable,
+    /// What solving its missing sectors costs, as worked out so far.
+    pub costs: SolveCosts,
 }
 
 /// Every known rule set and the databases opened so far.
@@ -129,6 +132,7 @@ impl Catalog {
                 false => Database::reader(&self.root, &set.variant, SECTOR_READER_CACHE_BYTES)?,
             },
             reachable,
+            costs: SolveCosts::default(),
         });
         opened.insert(folder, o.clone());
         Ok(o)

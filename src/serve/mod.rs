@@ -8,8 +8,9 @@
 //! | `/api/variants` | [`crate::query::wire::VariantsJson`]: each variant with its board and the rule sets the folder holds |
 //! | `/api/query?variant=..&position=..` | exactly `query --json` ([`crate::query::wire::QueryJson`]) |
 //! | `/api/stats?variant=..` | exactly `stats --json` ([`crate::query::wire::StatsJson`]) |
-//! | `/api/explore?variant=..&position=..` | [`crate::query::wire::ExploreJson`]: the query plus each move's parts and resulting position |
-//! | `/api/bestmove?variant=..&position=..[&seed=N]` | [`crate::query::wire::BestMoveJson`]: the move perfect play picks ([`crate::query::choose`]) |
+//! | `/api/explore?variant=..&position=..` | [`crate::query::wire::ExploreJson`]: the query plus each move's parts and resulting position, and what solving a missing sector costs |
+//! | `/api/bestmove?variant=..&position=..[&seed=N][&strength=S]` | [`crate::query::wire::BestMoveJson`]: the move perfect play picks ([`crate::query::choose`]), or a weaker level draws ([`crate::query::sample`]) |
+//! | `/api/practice?variant=..&sector=W-B-WF-BF[&value=V][&seed=N]` | [`crate::query::wire::PracticeJson`]: a random solved position of the sector, with value V if given |
 //!
 //! Every API route but `variants` takes the rule switches by name (`flying`, `removal`,
 //! `phases`, `full-board`); `variant` defaults to `nine` as on the command line. Names and
@@ -17,8 +18,9 @@
 //! `DIR/VARIANT.RULESETID` built from them, so no parameter ever becomes a path.
 //!
 //! Statuses: 200; 400 bad input (a parameter unknown, repeated, missing or malformed, a
-//! position that is malformed or cannot occur, a game that is over for `bestmove`); 404 a
-//! sector that is not solved (the message names the `solve` command) or no such path; 405
+//! position or sector that is malformed or cannot occur, a game that is over for `bestmove`);
+//! 404 a sector that is not solved (the message names the `solve` command), no practice
+//! position found, or no such path; 405
 //! another method; 408 a request head that did not arrive within the timeout; 413 a body over
 //! 4 KiB; 431 a request head over 16 KiB; 500 a damaged database or an I/O error; 503 database
 //! work that did not finish within the timeout. Errors are `{"error":"..."}` (the 413 and 431
@@ -38,7 +40,9 @@ mod assets;
 mod catalog;
 mod conn;
 mod cors;
+mod cost;
 mod params;
+mod practice;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -153,6 +157,7 @@ fn router(app: Arc<App>, timeout: Duration, cors: Cors) -> Router {
         .route("/api/query", get(api::query))
         .route("/api/explore", get(api::explore))
         .route("/api/bestmove", get(api::bestmove))
+        .route("/api/practice", get(api::practice))
         .route("/api/stats", get(api::stats))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
