@@ -686,6 +686,15 @@ fn addresses_at_one_size(browser: &Browser, server: &Server) {
     .expect("Play says the position is not solved");
     assert!(note.contains("Explore"), "{note}");
     browser.click("#explore-here");
+    // Explore says what solving the missing sector costs.
+    let cost = browser.js("return document.getElementById('unsolved').textContent");
+    let cost = cost.as_str().unwrap();
+    assert!(
+        cost.contains("morris solve --variant nine")
+            && cost.contains("Solving it takes about")
+            && cost.contains("of disk"),
+        "{cost}"
+    );
     let tab =
         browser.js("return document.getElementById('tab-explore').getAttribute('aria-selected')");
     assert_eq!(tab, "true");
@@ -1231,4 +1240,79 @@ fn editor_at_one_size(browser: &Browser, server: &Server, db: &Path) {
         1,
         "a new game from the set-up position"
     );
+}
+
+#[test]
+fn the_database_plays_weaker_and_sets_endgames_to_practise() {
+    if !browser_present("the_database_plays_weaker_and_sets_endgames_to_practise") {
+        return;
+    }
+    let db = solved("serve-browser-practice", "six", &[]);
+    let (server, browser) = session("serve-browser-practice", &db);
+    for (width, height) in SIZES {
+        browser.window(width, height);
+        practice_at_one_size(&browser, &server, &db);
+    }
+    browser.js("localStorage.removeItem('morris.strength'); return null");
+}
+
+fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {
+    open(
+        browser,
+        &format!("{}/#variant=six&tab=play&side=w", server.url()),
+    );
+    shown(browser, SIX[0]);
+    // A weaker level, kept in the address.
+    browser.js(
+        "const s = document.getElementById('strength'); s.value = 'novice';
+         s.dispatchEvent(new Event('change')); return null",
+    );
+    assert!(
+        hash(browser).contains("strength=novice"),
+        "{}",
+        hash(browser)
+    );
+    // Practice: the solved moving sectors, most pieces first; 3 against 3 to win.
+    browser.js("document.getElementById('practice').open = true; return null");
+    let sectors = wait_for(Duration::from_secs(10), || {
+        let v = browser.js(
+            "return [...document.querySelectorAll('#practice-sector option')].map(o => o.value)",
+        );
+        (v.as_array()?.len() > 1).then_some(v)
+    })
+    .expect("the practice sectors are listed");
+    let sectors: Vec<&str> = sectors
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(sectors.first(), Some(&"6-6-0-0"), "{sectors:?}");
+    assert!(sectors.contains(&"3-3-0-0"), "{sectors:?}");
+    browser.js(
+        "document.getElementById('practice-sector').value = '4-3-0-0';
+         document.getElementById('practice-goal').value = 'win';
+         document.getElementById('practice-start').click(); return null",
+    );
+    let position = wait_for(Duration::from_secs(10), || {
+        let v = browser.js("return [document.body.dataset.ready, document.body.dataset.position, document.querySelectorAll('#line button').length]");
+        let p = v[1].as_str()?.to_string();
+        (v[0] == "true" && v[2] == 1 && p.ends_with(" w 0 0") && p != SIX[0]).then_some(p)
+    })
+    .expect("a practice position is shown");
+    let variant = Variant::by_name("six").unwrap();
+    let (pos, _) = Position::parse(&variant, &position).unwrap();
+    assert_eq!((pos.mover.len(), pos.opponent.len()), (4, 3), "{position}");
+    let page = shown(browser, &position);
+    check_against_cli(db, &page, &position);
+    assert_eq!(page["value"], "win", "{position}");
+    // The user plays the side to move: the best move, and the database answers as a novice.
+    browser.click("#moves li:first-child button");
+    let note = wait_for(Duration::from_secs(15), || {
+        let t = browser.js("return document.getElementById('engine').textContent");
+        let t = t.as_str()?.to_string();
+        t.starts_with("The database played").then_some(t)
+    })
+    .expect("the database answers");
+    assert!(note.contains("novice-strength choice"), "{note}");
 }
