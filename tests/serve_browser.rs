@@ -357,7 +357,7 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     let page = shown(browser, start);
     assert_eq!(page["value"], "draw");
     assert!(page["verdict"].as_str().unwrap().starts_with("Draw"));
-    check_against_cli(&db, &page, start);
+    check_against_cli(db, &page, start);
     // Drawing moves say how many of the opponent's replies lose after them.
     let words = browser
         .js("return [...document.querySelectorAll('#moves .mv-val')].map(e => e.textContent)");
@@ -387,7 +387,7 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
         turn = turn.other();
         position = pos.to_notation(&variant, turn);
         let page = shown(browser, &position);
-        check_against_cli(&db, &page, &position);
+        check_against_cli(db, &page, &position);
         positions.push(position.clone());
         assert!(page["hash"].as_str().unwrap().contains("variant=six"));
         if mv.contains('x') {
@@ -424,7 +424,7 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     );
     let dots = dots.as_array().unwrap();
     assert_eq!(dots.len(), positions.len(), "{dots:?}");
-    let values: Vec<(String, Option<u64>)> = positions.iter().map(|p| value_of(&db, p)).collect();
+    let values: Vec<(String, Option<u64>)> = positions.iter().map(|p| value_of(db, p)).collect();
     for (i, dot) in dots.iter().enumerate().skip(1) {
         let ((before, d0), (after, d1)) = (&values[i - 1], &values[i]);
         let kept = match before.as_str() {
@@ -460,7 +460,7 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     let after = pos.to_notation(&variant, turn);
     let next = play(&pos, Move::parse(variant.board(), &first).unwrap());
     let next = next.to_notation(&variant, turn.other());
-    check_against_cli(&db, &shown(browser, &next), &next);
+    check_against_cli(db, &shown(browser, &next), &next);
     browser.click("#undo");
     shown(browser, &after);
     browser.click("#redo");
@@ -470,7 +470,7 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     // The address reopens the position.
     browser.cmd("POST", "/refresh", json!({}));
     let page = shown(browser, &next);
-    check_against_cli(&db, &page, &next);
+    check_against_cli(db, &page, &next);
     let url = browser.cmd("GET", "/url", json!({}));
     assert!(url.as_str().unwrap().contains("position="), "{url}");
     shot(browser, "explorer-six-reloaded");
@@ -496,7 +496,7 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     shown(browser, &after);
     // A move the address names that is not legal ends the line there, saying so.
     open(
-        &browser,
+        browser,
         &format!("{}/#variant=six&moves=a5,a5,b4", server.url()),
     );
     let page = shown(browser, "W../.../..../.../... b 5 6");
