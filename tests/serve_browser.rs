@@ -1272,7 +1272,7 @@ fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {
         "{}",
         hash(browser)
     );
-    // Practice: the solved moving sectors, most pieces first; 3 against 3 to win.
+    // Practice: the solved moving sectors, most pieces first; 3 against 4 to defend.
     browser.js("document.getElementById('practice').open = true; return null");
     let sectors = wait_for(Duration::from_secs(10), || {
         let v = browser.js(
@@ -1290,8 +1290,8 @@ fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     assert_eq!(sectors.first(), Some(&"6-6-0-0"), "{sectors:?}");
     assert!(sectors.contains(&"3-3-0-0"), "{sectors:?}");
     browser.js(
-        "document.getElementById('practice-sector').value = '4-3-0-0';
-         document.getElementById('practice-goal').value = 'win';
+        "document.getElementById('practice-sector').value = '3-4-0-0';
+         document.getElementById('practice-goal').value = 'loss';
          document.getElementById('practice-start').click(); return null",
     );
     let position = wait_for(Duration::from_secs(10), || {
@@ -1302,11 +1302,12 @@ fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     .expect("a practice position is shown");
     let variant = Variant::by_name("six").unwrap();
     let (pos, _) = Position::parse(&variant, &position).unwrap();
-    assert_eq!((pos.mover.len(), pos.opponent.len()), (4, 3), "{position}");
+    assert_eq!((pos.mover.len(), pos.opponent.len()), (3, 4), "{position}");
     let page = shown(browser, &position);
     check_against_cli(db, &page, &position);
-    assert_eq!(page["value"], "win", "{position}");
-    // The user plays the side to move: the best move, and the database answers as a novice.
+    assert_eq!(page["value"], "loss", "{position}");
+    // The user plays the side to move: the slowest loss (a lost position that is not over has
+    // a move, and after it the database has one), and the database answers as a novice.
     browser.click("#moves li:first-child button");
     let note = wait_for(Duration::from_secs(15), || {
         let t = browser.js("return document.getElementById('engine').textContent");
