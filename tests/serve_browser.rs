@@ -1316,4 +1316,5 @@ fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     })
     .expect("the database answers");
     assert!(note.contains("novice-strength choice"), "{note}");
+    shot(browser, "explorer-practice");
 }
