@@ -300,38 +300,46 @@ pub struct CostModel {
 }
 
 impl CostModel {
-    /// The rates measured on the project's reference machine (2 cores of an AMD EPYC Zen 3,
-    /// two threads): the README's table of nine's endgame units (`scripts/solve-cost.sh`) and
-    /// its placement units; Lasker's mixed units relative to moving ones. Pieces beyond those
-    /// measured (7) take the rate of 7. See `docs/distributed.md` for the fit and its error.
+    /// The rates of the current solver on the project's reference machine (a 2-core Intel Xeon
+    /// virtual machine, two threads), fitted to the unit times of nine's whole standard solve
+    /// (`data/results/nine-standard-solve-b716f29.log`): per kind of unit, its seconds over its
+    /// slots. Lasker's mixed units relative to moving ones. Pieces beyond 9 take the rate of 9.
+    /// See `docs/distributed.md` for the fit and its error.
     pub fn reference() -> CostModel {
         const US: f64 = 1e-6;
         CostModel {
-            source: "the reference machine's measured rates (2-core AMD EPYC Zen 3, 2 threads)",
-            forward: 0.60 * US,
-            // 3..=7 pieces; 3 pieces a side always fly under nine's rules.
+            source: "the reference machine's measured rates (2-core Intel Xeon VM, 2 threads, solver of December 2026)",
+            forward: 0.092 * US,
+            // 3..=9 pieces; 3 pieces a side always fly under nine's rules, so sliding 3 takes
+            // the rate of 4.
             cyclic: vec![
                 0.0,
                 0.0,
                 0.0,
-                0.10 * US,
-                0.11 * US,
-                0.10 * US,
-                0.23 * US,
-                0.53 * US,
+                0.045 * US,
+                0.045 * US,
+                0.056 * US,
+                0.118 * US,
+                0.272 * US,
+                0.330 * US,
+                0.355 * US,
             ],
+            // The 3-3 unit (210 K slots) is mostly its per-unit cost; it takes the rate of 3-4.
             flying: vec![
                 0.0,
                 0.0,
                 0.0,
-                0.30 * US,
-                0.30 * US,
-                0.30 * US,
-                0.45 * US,
-                0.91 * US,
+                0.150 * US,
+                0.150 * US,
+                0.191 * US,
+                0.242 * US,
+                0.479 * US,
+                0.542 * US,
+                0.512 * US,
             ],
             // Lasker's 4-5-1-0 with 5-4-0-1 against 4-5-0-0 with 5-4-0-0 (22.7 M slots each,
-            // one run): 3.0 times; 4-4-0-1 with 4-4-1-0 per slot against 4-4-0-0: 3.9.
+            // one run of an earlier solver): 3.0 times; 4-4-0-1 with 4-4-1-0 per slot against
+            // 4-4-0-0: 3.9.
             mixed: 3.0,
             per_unit: 0.05,
         }
