@@ -1317,4 +1317,38 @@ fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     .expect("the database answers");
     assert!(note.contains("novice-strength choice"), "{note}");
     shot(browser, "explorer-practice");
+
+    // At full strength, a lost position played out by the slowest loss each time: the
+    // database wins, and no position occurs twice on the way (a winner never repeats).
+    browser.js(
+        "const s = document.getElementById('strength'); s.value = 'perfect';
+         s.dispatchEvent(new Event('change'));
+         document.getElementById('practice-start').click(); return null",
+    );
+    wait_for(Duration::from_secs(10), || {
+        let v = browser.js("return [document.body.dataset.ready, document.querySelectorAll('#line button').length, document.body.dataset.position]");
+        (v[0] == "true" && v[1] == 1 && v[2] != position.as_str()).then_some(())
+    })
+    .expect("a second practice position is shown");
+    let over = wait_for(Duration::from_secs(60), || {
+        let v = browser.js("if (document.body.dataset.ready !== 'true') return null;
+             const moves = document.querySelectorAll('#moves li').length;
+             if (moves === 0) return document.getElementById('verdict').textContent;
+             const b = document.querySelector('#moves li:first-child button');
+             if (b && !b.disabled) b.click();
+             return null");
+        v.as_str().map(str::to_string)
+    })
+    .expect("the game ends within a minute");
+    assert!(over.contains("Black has won"), "{over}");
+    let line = browser.js("return state.line.map(n => n.position)");
+    let line: Vec<&str> = line
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    let distinct: std::collections::HashSet<&&str> = line.iter().collect();
+    assert_eq!(distinct.len(), line.len(), "a position repeats: {line:?}");
+    assert!(line.len() >= 3, "{line:?}");
 }
