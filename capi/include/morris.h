@@ -312,6 +312,29 @@ int morris_moves(const struct morris_db *db,
 int morris_best_move(const struct morris_db *db, const char *position, char *buf, size_t len);
 
 /**
+ * The move the database plays at a strength, as the explorer's `GET /api/bestmove` with the
+ * same `strength` and `seed`: `strength` is `"perfect"` (or NULL), `"strong"`, `"club"` or
+ * `"novice"`. Perfect play keeps the position's value as `morris_best_move` does, ties going
+ * to the move `seed` chooses; the weaker levels draw among every solved move by a softmax over
+ * value and depth (temperature 0.15, 0.35, 0.8), the same move for the same seed.
+ *
+ * Writes the move's notation and a NUL to `buf` (`MORRIS_MOVE_TEXT` bytes always suffice).
+ * Returns `MORRIS_OK`; `MORRIS_BAD_INPUT` for an unknown strength; `MORRIS_GAME_OVER`;
+ * `MORRIS_BUFFER`; other failures as `morris_moves` (a weaker level needs only some moves'
+ * sectors solved, `MORRIS_MISSING` when none is).
+ *
+ * # Safety
+ * `db` is a handle from `morris_open`; `position` and `strength` (unless NULL) are
+ * NUL-terminated strings; `buf` points to `len` writable bytes.
+ */
+int morris_best_move_at(const struct morris_db *db,
+                        const char *position,
+                        const char *strength,
+                        uint64_t seed,
+                        char *buf,
+                        size_t len);
+
+/**
  * The position after playing the move `mv` (in notation, as `morris_moves` writes it) in
  * `position`, in notation with the other side to move, written with its NUL to `buf` (`len`
  * bytes; 64 suffice for every variant).

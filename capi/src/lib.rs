@@ -17,7 +17,7 @@ mod guard;
 use std::ffi::{c_char, c_int};
 use std::path::Path;
 
-use morris_lib::query::choose;
+use morris_lib::query::{choose, sample, Strength};
 use morris_lib::rules::RuleOverrides;
 use morris_lib::rules::{clip, generate, play};
 use morris_lib::space::Reachable;
@@ -497,6 +497,70 @@ pub unsafe extern "C" fn morris_best_move(
             ));
         };
         let mv = choice.mv.to_notation(db.variant.board());
+        // SAFETY: the caller's promise.
+        unsafe { write_text("the move", &mv, buf, len) }
+    })
+}
+
+/// The move the database plays at a strength, as the explorer's `GET /api/bestmove` with the
+/// same `strength` and `seed`: `strength` is `"perfect"` (or NULL), `"strong"`, `"club"` or
+/// `"novice"`. Perfect play keeps the position's value as `morris_best_move` does, ties going
+/// to the move `seed` chooses; the weaker levels draw among every solved move by a softmax over
+/// value and depth (temperature 0.15, 0.35, 0.8), the same move for the same seed.
+///
+/// Writes the move's notation and a NUL to `buf` (`MORRIS_MOVE_TEXT` bytes always suffice).
+/// Returns `MORRIS_OK`; `MORRIS_BAD_INPUT` for an unknown strength; `MORRIS_GAME_OVER`;
+/// `MORRIS_BUFFER`; other failures as `morris_moves` (a weaker level needs only some moves'
+/// sectors solved, `MORRIS_MISSING` when none is).
+///
+/// # Safety
+/// `db` is a handle from `morris_open`; `position` and `strength` (unless NULL) are
+/// NUL-terminated strings; `buf` points to `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn morris_best_move_at(
+    db: *const morris_db,
+    position: *const c_char,
+    strength: *const c_char,
+    seed: u64,
+    buf: *mut c_char,
+    len: usize,
+) -> c_int {
+    status(|| {
+        // SAFETY: the caller's promise.
+        let (db, position, strength) = unsafe {
+            (
+                handle(db)?,
+                text(position, "position")?,
+                optional_text(strength, "strength")?,
+            )
+        };
+        let name = strength.unwrap_or("perfect");
+        let Some(strength) = Strength::parse(name) else {
+            let names: Vec<&str> = Strength::ALL.iter().map(|s| s.name()).collect();
+            return Err(Failure::new(
+                MORRIS_BAD_INPUT,
+                format!(
+                    "unknown strength {:?} (expected {})",
+                    clip(name),
+                    names.join(", ")
+                ),
+            ));
+        };
+        let (pos, turn) = db.position(position)?;
+        let mv = match strength.temperature() {
+            None => choose(&db.db, &pos, Some(seed))?.map(|c| c.mv),
+            Some(t) => sample(&db.db, &pos, t, seed)?.map(|s| s.mv),
+        };
+        let Some(mv) = mv else {
+            return Err(Failure::new(
+                MORRIS_GAME_OVER,
+                format!(
+                    "no move in {:?}: the game is over, {turn} has no legal move",
+                    pos.to_notation(&db.variant, turn)
+                ),
+            ));
+        };
+        let mv = mv.to_notation(db.variant.board());
         // SAFETY: the caller's promise.
         unsafe { write_text("the move", &mv, buf, len) }
     })

@@ -325,6 +325,27 @@ static void check_best(const folder *f, const char *where, const char *input, co
   if (e->value == MORRIS_WIN)
     check(!strcmp(best, e->moves[0].text), where, "best win %s, query's first %s", best,
           e->moves[0].text);
+  /* At a strength: perfect (NULL) keeps the value whatever the seed; a weaker level plays a
+     legal move, the same one for the same seed. */
+  char at[MORRIS_MOVE_TEXT], again[MORRIS_MOVE_TEXT];
+  uint64_t seed = (uint64_t)e->n * 2654435761u;
+  rc = morris_best_move_at(f->db, input, NULL, seed, at, sizeof at);
+  if (!check(rc == MORRIS_OK, where, "morris_best_move_at perfect: %d %s", rc, morris_last_error()))
+    return;
+  keeps = 0;
+  for (size_t i = 0; i < e->n; i++)
+    if (!strcmp(e->moves[i].text, at))
+      keeps = e->moves[i].value == e->value && e->moves[i].depth == e->depth;
+  check(keeps, where, "perfect %s (seed) does not keep the value", at);
+  rc = morris_best_move_at(f->db, input, "novice", seed, at, sizeof at);
+  int rc2 = morris_best_move_at(f->db, input, "novice", seed, again, sizeof again);
+  if (!check(rc == MORRIS_OK && rc2 == MORRIS_OK, where, "morris_best_move_at novice: %d %s", rc,
+             morris_last_error()))
+    return;
+  check(!strcmp(at, again), where, "novice, same seed: %s then %s", at, again);
+  int legal = 0;
+  for (size_t i = 0; i < e->n; i++) legal |= !strcmp(e->moves[i].text, at);
+  check(legal, where, "novice move %s is not legal", at);
 }
 
 static void check_position(const folder *f, size_t line, const char *input, const expected *e,
@@ -457,6 +478,9 @@ static void check_errors(const folder *f) {
   char small[2];
   fails_with(morris_best_move(db, "start", small, sizeof small), MORRIS_BUFFER, "small buffer",
              "bytes");
+  char best[MORRIS_MOVE_TEXT];
+  fails_with(morris_best_move_at(db, "start", "master", 1, best, sizeof best), MORRIS_BAD_INPUT,
+             "unknown strength", "unknown strength \"master\" (expected perfect, strong, club, novice)");
   check(small[0] == '\0', "small buffer", "holds \"%.1s\", not the empty string", small);
   fails_with(morris_point_name(db, points, small, sizeof small), MORRIS_BAD_INPUT,
              "point past the board", "does not exist");

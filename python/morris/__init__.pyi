@@ -185,9 +185,16 @@ class Database:
     def probe_many(self, positions: Iterable[PositionArg], *, errors: Literal["none"]) -> List[Optional[Probe]]: ...
     def analysis(self, position: PositionArg) -> Dict[str, Any]:
         """A dict equal to ``morris query --json``'s answer for the position."""
-    def best_move(self, position: PositionArg) -> Optional[str]:
-        """The move perfect play picks (as ``GET /api/bestmove`` without a seed); ``None`` when
-        the game is over."""
+    def best_move(
+        self,
+        position: PositionArg,
+        *,
+        strength: Literal["perfect", "strong", "club", "novice"] = "perfect",
+        seed: Optional[int] = None,
+    ) -> Optional[str]:
+        """The move the database plays (as ``GET /api/bestmove`` with the same strength and
+        seed); ``None`` when the game is over. ``"perfect"`` keeps the value; the weaker
+        levels draw among the solved moves by a softmax over value and depth."""
     def stats(self) -> Dict[str, Any]:
         """The dict ``morris stats --json`` prints for the folder."""
 

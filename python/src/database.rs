@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use morris::query::wire::{self, QueryJson, StatsJson};
+use morris::query::Strength;
 use morris::store::{solved_rule_sets, READER_CACHE_BYTES};
 use morris::{Database, Outcome, Value, Variant};
 use pyo3::exceptions::PyValueError;
@@ -266,15 +267,40 @@ impl PyDatabase {
         json_value(position.py(), &text)
     }
 
-    /// The move perfect play picks, in notation, as the explorer's `GET /api/bestmove`
-    /// without a seed (and the C library's `morris_best_move`): among the moves that keep the
-    /// position's value, for a win the first in notation order; for a draw or a loss the one
-    /// that leaves the opponent the fewest replies keeping theirs, then the most mistakes,
-    /// then the first in notation order. `None` when the game is over.
-    fn best_move(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    /// The move the database plays, in notation, as the explorer's `GET /api/bestmove` with
+    /// the same `strength` and `seed` (and the C library's `morris_best_move_at`); `None` when
+    /// the game is over.
+    ///
+    /// `strength="perfect"` (the default) keeps the position's value: for a win the fastest,
+    /// for a draw or a loss the move that leaves the opponent the fewest replies keeping
+    /// theirs, then the most mistakes; ties go to the first in notation order, or with `seed`
+    /// to one chosen by the seed. `"strong"`, `"club"` and `"novice"` draw among every solved
+    /// move by a softmax over value and depth (temperature 0.15, 0.35, 0.8), repeatably with
+    /// `seed`, anew each call without one.
+    #[pyo3(signature = (position, *, strength = "perfect", seed = None))]
+    fn best_move(
+        &self,
+        position: &Bound<'_, PyAny>,
+        strength: &str,
+        seed: Option<u64>,
+    ) -> PyResult<Option<String>> {
+        let Some(strength) = Strength::parse(strength) else {
+            let names: Vec<&str> = Strength::ALL.iter().map(|s| s.name()).collect();
+            return Err(Fail::BadInput(format!(
+                "unknown strength {strength:?} (expected {})",
+                names.join(", ")
+            ))
+            .into_py(position.py(), None));
+        };
         self.on(position, |db, pos, _| {
-            let choice = morris::query::choose(db, pos, None)?;
-            Ok(choice.map(|c| c.mv.to_notation(db.variant().board())))
+            let mv = match strength.temperature() {
+                None => morris::query::choose(db, pos, seed)?.map(|c| c.mv),
+                Some(t) => {
+                    let seed = seed.unwrap_or_else(morris::query::random_seed);
+                    morris::query::sample(db, pos, t, seed)?.map(|s| s.mv)
+                }
+            };
+            Ok(mv.map(|m| m.to_notation(db.variant().board())))
         })
     }
 

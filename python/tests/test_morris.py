@@ -188,6 +188,29 @@ def test_open_finds_the_folders_rule_set(folders):
         morris.open(folders["root"])
 
 
+def test_best_move_at_a_strength(folders):
+    t = morris.open(folders["db"], "six")
+    # Two of the four moves win, two draw: the strong level all but always wins, the novice
+    # gives the win away far more often; each is the same move for the same seed.
+    position = ".W./WBB/WWB./BBW/... w 0 0"
+    analysis = t.analysis(position)
+    values = {m["move"]: m["value"] for m in analysis["moves"]}
+    assert analysis["value"] == "win" and sorted(values.values()) == ["draw", "draw", "win", "win"]
+
+    def wins(strength):
+        return sum(values[t.best_move(position, strength=strength, seed=s)] == "win" for s in range(300))
+
+    strong, novice = wins("strong"), wins("novice")
+    assert strong >= 285 and novice <= 250 and novice >= 120, (strong, novice)
+    for s in range(20):
+        assert t.best_move(position, strength="club", seed=s) == t.best_move(position, strength="club", seed=s)
+        # Perfect play keeps the value whatever the seed.
+        assert values[t.best_move(position, seed=s)] == "win"
+    assert t.best_move(position, strength="perfect") == t.best_move(position)
+    with pytest.raises(morris.BadInputError, match='unknown strength "master"'):
+        t.best_move(position, strength="master")
+
+
 def test_moves_are_the_command_lines(samples):
     texts = samples["six"][:500]
     out = cli("--variant", "six", "moves", "--json", "-", stdin="".join(t + "\n" for t in texts))

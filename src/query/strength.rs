@@ -10,7 +10,7 @@
 //!
 //! The sampling lives here rather than as another [`super::Rule`]: a rule names how perfect
 //! play breaks ties among the moves that keep the value, while a level may give the value away,
-//! and the callers (the server, later the bindings) match on the rules of perfect play.
+//! and the callers (the server, the Python package, the C library) match on the rules of perfect play.
 
 use super::random::SplitMix64;
 use crate::error::Error;
