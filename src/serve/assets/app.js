@@ -25,6 +25,7 @@ const state = {
   strength: 'perfect', // how well the database plays in Play (`/api/bestmove`'s `strength`)
   hideEval: false,
   request: 0,       // the latest position request; older answers are dropped
+  imports: 0,       // the latest game import, likewise
   engineNote: '',
   focus: null,      // the point that last had the keyboard focus
   flipped: false,   // the board turned half round
@@ -283,7 +284,8 @@ function gameOfHeaders(headers) {
 // Imports a game text: its variant, rules, start and every move and variation are checked
 // before anything changes; a text that fails leaves the game shown as it was, and says why.
 async function importGame(text) {
-  const id = ++state.request;
+  // Its own count: a refused import leaves any position request of the page to finish.
+  const id = ++state.imports;
   let game;
   let root;
   try {
@@ -291,12 +293,12 @@ async function importGame(text) {
     game = gameOfHeaders(parsed.headers);
     const start = await api('explore', { ...gameParams(game), position: parsed.headers.position || game.variant.start_position });
     root = treeNode(start.position, null, null);
-    await growTree(game, root, parsed.moves, () => id !== state.request);
+    await growTree(game, root, parsed.moves, () => id !== state.imports);
   } catch (e) {
-    if (id === state.request) showError(`Cannot import the game: ${e.message}.`);
+    if (id === state.imports) showError(`Cannot import the game: ${e.message}.`);
     return;
   }
-  if (id !== state.request) return;
+  if (id !== state.imports) return;
   state.addressError = '';
   state.game = game;
   $('game').value = String(state.games.indexOf(game));
