@@ -12,6 +12,9 @@ use crate::progress::Progress;
 use crate::rules::Value;
 use crate::store::{encode_cell, width_for_depth, write_sector, Database, Header, SectorStats};
 
+/// How many positions' stored lines the transposition of a twin has on their way.
+const AHEAD: usize = 16;
+
 impl WorkingSector {
     /// The final states in the sector's own slot order, for writing: a twin's transposed, the
     /// counters (no longer needed) freed first.
@@ -41,21 +44,24 @@ impl WorkingSector {
         let starts: Vec<u64> = (0..n).step_by(CHUNK).collect();
         starts.par_iter().for_each(|&a| {
             let b = (a + CHUNK as u64).min(n);
-            // One position ahead, so that its stored line is on its way.
-            let mut previous: Option<(u64, usize)> = None;
+            // Several positions ahead, so that the stored lines of all of them are on their
+            // way at once: each is a miss anywhere in the twin's working state.
+            let mut ahead: std::collections::VecDeque<(u64, usize)> =
+                std::collections::VecDeque::with_capacity(AHEAD + 1);
             own.for_each_slot(a, b, |slot, pos| {
-                let from = pos.map(|p| index.index(&p.flipped()) as usize);
-                if let Some(j) = from {
-                    prefetch(&working[j]);
-                } else {
-                    state[slot as usize].store(UNUSED, Relaxed);
+                match pos.map(|p| index.index(&p.flipped()) as usize) {
+                    Some(j) => {
+                        prefetch(&working[j]);
+                        ahead.push_back((slot, j));
+                    }
+                    None => state[slot as usize].store(UNUSED, Relaxed),
                 }
-                if let Some((s, j)) = previous.take() {
+                if ahead.len() > AHEAD {
+                    let (s, j) = ahead.pop_front().expect("more than ahead");
                     state[s as usize].store(working[j].load(Relaxed), Relaxed);
                 }
-                previous = from.map(|j| (slot, j));
             });
-            if let Some((s, j)) = previous {
+            for (s, j) in ahead {
                 state[s as usize].store(working[j].load(Relaxed), Relaxed);
             }
         });
