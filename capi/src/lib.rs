@@ -17,7 +17,7 @@ mod guard;
 use std::ffi::{c_char, c_int};
 use std::path::Path;
 
-use morris_lib::query::{choose, sample, Strength};
+use morris_lib::query::{move_at, Strength};
 use morris_lib::rules::RuleOverrides;
 use morris_lib::rules::{clip, generate, play};
 use morris_lib::space::Reachable;
@@ -486,19 +486,8 @@ pub unsafe extern "C" fn morris_best_move(
     status(|| {
         // SAFETY: the caller's promise.
         let (db, position) = unsafe { (handle(db)?, text(position, "position")?) };
-        let (pos, turn) = db.position(position)?;
-        let Some(choice) = choose(&db.db, &pos, None)? else {
-            return Err(Failure::new(
-                MORRIS_GAME_OVER,
-                format!(
-                    "no move in {:?}: the game is over, {turn} has no legal move",
-                    pos.to_notation(&db.variant, turn)
-                ),
-            ));
-        };
-        let mv = choice.mv.to_notation(db.variant.board());
         // SAFETY: the caller's promise.
-        unsafe { write_text("the move", &mv, buf, len) }
+        unsafe { write_move_at(db, position, Strength::Perfect, None, buf, len) }
     })
 }
 
@@ -534,36 +523,38 @@ pub unsafe extern "C" fn morris_best_move_at(
                 optional_text(strength, "strength")?,
             )
         };
-        let name = strength.unwrap_or("perfect");
-        let Some(strength) = Strength::parse(name) else {
-            let names: Vec<&str> = Strength::ALL.iter().map(|s| s.name()).collect();
-            return Err(Failure::new(
-                MORRIS_BAD_INPUT,
-                format!(
-                    "unknown strength {:?} (expected {})",
-                    clip(name),
-                    names.join(", ")
-                ),
-            ));
-        };
-        let (pos, turn) = db.position(position)?;
-        let mv = match strength.temperature() {
-            None => choose(&db.db, &pos, Some(seed))?.map(|c| c.mv),
-            Some(t) => sample(&db.db, &pos, t, seed)?.map(|s| s.mv),
-        };
-        let Some(mv) = mv else {
-            return Err(Failure::new(
-                MORRIS_GAME_OVER,
-                format!(
-                    "no move in {:?}: the game is over, {turn} has no legal move",
-                    pos.to_notation(&db.variant, turn)
-                ),
-            ));
-        };
-        let mv = mv.to_notation(db.variant.board());
+        let strength = Strength::parse(strength.unwrap_or("perfect"))?;
         // SAFETY: the caller's promise.
-        unsafe { write_text("the move", &mv, buf, len) }
+        unsafe { write_move_at(db, position, strength, Some(seed), buf, len) }
     })
+}
+
+/// Writes the move the database plays in `position` at `strength` ([`move_at`]) to `buf`, as
+/// `morris_best_move` and `morris_best_move_at` answer; `MORRIS_GAME_OVER` without one.
+///
+/// # Safety
+/// `buf` points to `len` writable bytes.
+unsafe fn write_move_at(
+    db: &morris_db,
+    position: &str,
+    strength: Strength,
+    seed: Option<u64>,
+    buf: *mut c_char,
+    len: usize,
+) -> Result<(), Failure> {
+    let (pos, turn) = db.position(position)?;
+    let Some(mv) = move_at(&db.db, &pos, strength, seed)? else {
+        return Err(Failure::new(
+            MORRIS_GAME_OVER,
+            format!(
+                "no move in {:?}: the game is over, {turn} has no legal move",
+                pos.to_notation(&db.variant, turn)
+            ),
+        ));
+    };
+    let mv = mv.to_notation(db.variant.board());
+    // SAFETY: the caller's promise.
+    unsafe { write_text("the move", &mv, buf, len) }
 }
 
 /// The position after playing the move `mv` (in notation, as `morris_moves` writes it) in

@@ -284,22 +284,10 @@ impl PyDatabase {
         strength: &str,
         seed: Option<u64>,
     ) -> PyResult<Option<String>> {
-        let Some(strength) = Strength::parse(strength) else {
-            let names: Vec<&str> = Strength::ALL.iter().map(|s| s.name()).collect();
-            return Err(Fail::BadInput(format!(
-                "unknown strength {strength:?} (expected {})",
-                names.join(", ")
-            ))
-            .into_py(position.py(), None));
-        };
+        let strength =
+            Strength::parse(strength).map_err(|e| Fail::from(e).into_py(position.py(), None))?;
         self.on(position, |db, pos, _| {
-            let mv = match strength.temperature() {
-                None => morris::query::choose(db, pos, seed)?.map(|c| c.mv),
-                Some(t) => {
-                    let seed = seed.unwrap_or_else(morris::query::random_seed);
-                    morris::query::sample(db, pos, t, seed)?.map(|s| s.mv)
-                }
-            };
+            let mv = morris::query::move_at(db, pos, strength, seed)?;
             Ok(mv.map(|m| m.to_notation(db.variant().board())))
         })
     }

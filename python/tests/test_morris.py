@@ -207,7 +207,7 @@ def test_best_move_at_a_strength(folders):
         # Perfect play keeps the value whatever the seed.
         assert values[t.best_move(position, seed=s)] == "win"
     assert t.best_move(position, strength="perfect") == t.best_move(position)
-    with pytest.raises(morris.BadInputError, match='unknown strength "master"'):
+    with pytest.raises(morris.BadInputError, match='unknown strength value "master"'):
         t.best_move(position, strength="master")
 
 

@@ -9,4 +9,4 @@ pub mod wire;
 pub use analysis::{Analysis, MoveValue};
 pub use bestmove::{choose, Choice, Rule};
 pub use random::{random_seed, SplitMix64};
-pub use strength::{probabilities, sample, score, Sample, Strength};
+pub use strength::{move_at, probabilities, sample, score, Sample, Strength};

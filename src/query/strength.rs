@@ -12,9 +12,10 @@
 //! play breaks ties among the moves that keep the value, while a level may give the value away,
 //! and the callers (the server, the Python package, the C library) match on the rules of perfect play.
 
-use super::random::SplitMix64;
+use super::random::{random_seed, SplitMix64};
 use crate::error::Error;
-use crate::rules::{generate, play, Move, Position, Value};
+use crate::invalid::InvalidInput;
+use crate::rules::{clip, generate, play, Move, Position, Value};
 use crate::store::Database;
 
 /// How well the engine plays.
@@ -49,9 +50,19 @@ impl Strength {
         }
     }
 
-    /// The level named `name`, if any.
-    pub fn parse(name: &str) -> Option<Strength> {
-        Strength::ALL.into_iter().find(|s| s.name() == name)
+    /// The level named `name`.
+    ///
+    /// # Errors
+    /// `InvalidInput::UnknownRule` naming the levels, as an unknown rule value is refused.
+    pub fn parse(name: &str) -> Result<Strength, InvalidInput> {
+        Strength::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| InvalidInput::UnknownRule {
+                rule: "strength",
+                value: clip(name),
+                expected: Strength::ALL.map(Strength::name).join(", "),
+            })
     }
 
     /// The softmax temperature, `None` for perfect play.
@@ -179,6 +190,25 @@ pub fn sample(
     }))
 }
 
+/// The move the database plays at `strength`: perfect play's [`super::choose`] (ties to the
+/// first in notation order, or to `seed`'s pick), or a weaker level's [`sample`] (drawn by
+/// `seed`, by a random one without); `None` when the game is over. The bindings' one call; the
+/// server, which answers the choice's reasons too, calls the two itself.
+///
+/// # Errors
+/// As [`super::choose`] and [`sample`].
+pub fn move_at(
+    db: &Database,
+    pos: &Position,
+    strength: Strength,
+    seed: Option<u64>,
+) -> Result<Option<Move>, Error> {
+    Ok(match strength.temperature() {
+        None => super::choose(db, pos, seed)?.map(|c| c.mv),
+        Some(t) => sample(db, pos, t, seed.unwrap_or_else(random_seed))?.map(|s| s.mv),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,9 +285,12 @@ mod tests {
     #[test]
     fn levels_have_names() {
         for s in Strength::ALL {
-            assert_eq!(Strength::parse(s.name()), Some(s));
+            assert_eq!(Strength::parse(s.name()), Ok(s));
         }
-        assert_eq!(Strength::parse("grandmaster"), None);
+        assert_eq!(
+            Strength::parse("grandmaster").unwrap_err().to_string(),
+            "unknown strength value \"grandmaster\" (expected perfect, strong, club, novice)"
+        );
         assert_eq!(Strength::Perfect.temperature(), None);
     }
 }

@@ -384,20 +384,10 @@ pub(super) fn seed(p: &Params) -> Result<Option<u64>, ApiError> {
 
 /// The `strength` parameter: perfect play unless given.
 fn strength(p: &Params) -> Result<Strength, ApiError> {
-    let Some(name) = p.get("strength") else {
-        return Ok(Strength::Perfect);
-    };
-    Strength::parse(name).ok_or_else(|| {
-        let names: Vec<&str> = Strength::ALL.iter().map(|s| s.name()).collect();
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "unknown strength value {:?} (expected {})",
-                clip(name),
-                names.join(", ")
-            ),
-        )
-    })
+    Ok(p.get("strength")
+        .map(Strength::parse)
+        .transpose()?
+        .unwrap_or(Strength::Perfect))
 }
 
 /// The 400 of a position without moves.
