@@ -1194,6 +1194,18 @@ function listenPlay() {
   $('practice-start').addEventListener('click', startPractice);
 }
 
+// Copies `text`, and says so on `button` (whose label is `label`) for a moment; where the
+// clipboard is refused, `refused()` offers another way and names it.
+async function copy(button, label, text, refused) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = 'Copied';
+  } catch (e) {
+    button.textContent = refused();
+  }
+  setTimeout(() => { button.textContent = label; }, 1500);
+}
+
 // The game's controls: variations promoted and deleted, the game as text.
 function listenGame() {
   $('promote').addEventListener('click', () => {
@@ -1208,16 +1220,12 @@ function listenGame() {
     if ($('game-text').open && !$('game-text-input').value.trim() && state.root) exportGame();
   });
   $('import').addEventListener('click', () => importGame($('game-text-input').value));
-  $('copy-game').addEventListener('click', async () => {
+  $('copy-game').addEventListener('click', () => {
     if (!$('game-text-input').value.trim()) exportGame();
-    try {
-      await navigator.clipboard.writeText($('game-text-input').value);
-      $('copy-game').textContent = 'Copied';
-    } catch (e) {
+    copy($('copy-game'), 'Copy', $('game-text-input').value, () => {
       $('game-text-input').select();
-      $('copy-game').textContent = 'Selected: copy it';
-    }
-    setTimeout(() => { $('copy-game').textContent = 'Copy'; }, 1500);
+      return 'Selected: copy it';
+    });
   });
 }
 
@@ -1253,15 +1261,7 @@ function listen() {
     const text = $('position-input').value.trim();
     if (text) openPosition(text);
   });
-  $('copy-link').addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(location.href);
-      $('copy-link').textContent = 'Copied';
-    } catch (e) {
-      $('copy-link').textContent = 'See the address bar';
-    }
-    setTimeout(() => { $('copy-link').textContent = 'Copy link'; }, 1500);
-  });
+  $('copy-link').addEventListener('click', () => copy($('copy-link'), 'Copy link', location.href, () => 'See the address bar'));
   $('game').addEventListener('change', (e) => {
     state.addressError = '';
     const game = state.games[Number(e.target.value)];
