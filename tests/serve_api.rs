@@ -14,7 +14,7 @@ mod common;
 mod serve_support;
 
 use common::Rng;
-use serve_support::{enc, get, morris, read_response, request, solved, Server};
+use serve_support::{enc, get, morris, read_response, request, solve_into, solved, Server};
 
 const SIX_START: &str = ".../.../..../.../... w 6 6";
 
@@ -943,7 +943,7 @@ fn explore_says_what_solving_the_missing_sector_costs() {
     let (_, slots, _) = plan_of(&["solve", "--plan", "--db", dbs, "--sector", "4-3-0-0"]);
     assert_eq!(cost["slots"], slots - solved_slots, "{cost}");
     // Once solved, the cost is gone; the server sees the new files without a restart.
-    solve_more(dbs, &["--sector", "4-3-0-0"]);
+    solve_into(&db, "nine", &["--sector", "4-3-0-0"]);
     let e = get(server.addr, &format!("/api/explore?position={}", enc(four))).json();
     assert!(e["solve_cost"].is_null(), "{e}");
     assert!(e["unsolved"].is_null(), "{e}");
@@ -953,18 +953,6 @@ fn explore_says_what_solving_the_missing_sector_costs() {
     )
     .json();
     assert_eq!(e["solve_cost"]["units"], units_before(&again) - 1);
-}
-
-/// Solves more of nine into `dbs`.
-fn solve_more(dbs: &str, extra: &[&str]) {
-    let mut args = vec!["solve", "--quiet", "--db", dbs];
-    args.extend(extra);
-    let out = morris(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 /// `solve_cost.units` of an explore answer.

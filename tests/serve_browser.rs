@@ -647,13 +647,7 @@ fn addresses_at_one_size(browser: &Browser, server: &Server) {
         "document.getElementById('position-input').value = 'not a position';
          document.getElementById('goto').requestSubmit(); return null",
     );
-    let error = wait_for(Duration::from_secs(10), || {
-        let e = browser.js(
-            "const b = document.getElementById('error'); return b.hidden ? null : b.textContent",
-        );
-        e.as_str().map(str::to_string)
-    })
-    .expect("the refusal is shown");
+    let error = error_shown(browser);
     assert!(error.contains("Cannot open \"not a position\""), "{error}");
     let page = shown(browser, start);
     assert_eq!(
@@ -814,17 +808,27 @@ fn addresses_at_one_size(browser: &Browser, server: &Server) {
     browser.js("localStorage.removeItem('morris.hideEval'); return null");
 }
 
-#[test]
-fn play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule() {
-    if !browser_present("play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule") {
+/// Runs `at_one_size` in one browser session at each of [`SIZES`], over six solved whole in a
+/// fresh folder named `tag`, when Chromium is installed (see `browser_present`).
+fn on_six_at_each_size(test: &str, tag: &str, at_one_size: impl Fn(&Browser, &Server, &Path)) {
+    if !browser_present(test) {
         return;
     }
-    let db = solved("serve-browser-draws", "six", &[]);
-    let (server, browser) = session("serve-browser-draws", &db);
+    let db = solved(tag, "six", &[]);
+    let (server, browser) = session(tag, &db);
     for (width, height) in SIZES {
         browser.window(width, height);
-        draws_at_one_size(&browser, &server);
+        at_one_size(&browser, &server, &db);
     }
+}
+
+#[test]
+fn play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule() {
+    on_six_at_each_size(
+        "play_ends_in_a_draw_by_repetition_or_by_the_n_move_rule",
+        "serve-browser-draws",
+        |browser, server, _| draws_at_one_size(browser, server),
+    );
 }
 
 fn draws_at_one_size(browser: &Browser, server: &Server) {
@@ -976,16 +980,14 @@ fn error_shown(browser: &Browser) -> String {
 
 #[test]
 fn variations_are_kept_promoted_deleted_and_the_game_goes_to_text_and_back() {
-    if !browser_present("variations_are_kept_promoted_deleted_and_the_game_goes_to_text_and_back") {
-        return;
-    }
-    let db = solved("serve-browser-tree", "six", &[]);
-    let (server, browser) = session("serve-browser-tree", &db);
-    for (width, height) in SIZES {
-        browser.window(width, height);
-        variations_at_one_size(&browser, &server);
-        game_text_at_one_size(&browser, &db);
-    }
+    on_six_at_each_size(
+        "variations_are_kept_promoted_deleted_and_the_game_goes_to_text_and_back",
+        "serve-browser-tree",
+        |browser, server, db| {
+            variations_at_one_size(browser, server);
+            game_text_at_one_size(browser, db);
+        },
+    );
 }
 
 /// Six's start and the positions after a5, a5 b4, a5 c5 and a5 b4 c5.
@@ -1142,15 +1144,11 @@ fn game_text_at_one_size(browser: &Browser, db: &Path) {
 
 #[test]
 fn the_board_editor_builds_a_position_and_names_what_is_wrong() {
-    if !browser_present("the_board_editor_builds_a_position_and_names_what_is_wrong") {
-        return;
-    }
-    let db = solved("serve-browser-editor", "six", &[]);
-    let (server, browser) = session("serve-browser-editor", &db);
-    for (width, height) in SIZES {
-        browser.window(width, height);
-        editor_at_one_size(&browser, &server, &db);
-    }
+    on_six_at_each_size(
+        "the_board_editor_builds_a_position_and_names_what_is_wrong",
+        "serve-browser-editor",
+        editor_at_one_size,
+    );
 }
 
 /// The editor's check once it has answered: (ok, text, position built).
@@ -1244,16 +1242,14 @@ fn editor_at_one_size(browser: &Browser, server: &Server, db: &Path) {
 
 #[test]
 fn the_database_plays_weaker_and_sets_endgames_to_practise() {
-    if !browser_present("the_database_plays_weaker_and_sets_endgames_to_practise") {
-        return;
-    }
-    let db = solved("serve-browser-practice", "six", &[]);
-    let (server, browser) = session("serve-browser-practice", &db);
-    for (width, height) in SIZES {
-        browser.window(width, height);
-        practice_at_one_size(&browser, &server, &db);
-    }
-    browser.js("localStorage.removeItem('morris.strength'); return null");
+    on_six_at_each_size(
+        "the_database_plays_weaker_and_sets_endgames_to_practise",
+        "serve-browser-practice",
+        |browser, server, db| {
+            practice_at_one_size(browser, server, db);
+            browser.js("localStorage.removeItem('morris.strength'); return null");
+        },
+    );
 }
 
 fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {

@@ -30,6 +30,12 @@ pub fn fresh_dir(name: &str) -> PathBuf {
 /// Solves `variant` with `extra` options into a fresh folder `name`.
 pub fn solved(name: &str, variant: &str, extra: &[&str]) -> PathBuf {
     let dir = fresh_dir(name);
+    solve_into(&dir, variant, extra);
+    dir
+}
+
+/// Solves `variant` with `extra` options into the folder `dir`, keeping what it holds.
+pub fn solve_into(dir: &Path, variant: &str, extra: &[&str]) {
     let mut args = vec!["--variant", variant, "solve", "--quiet", "--db"];
     args.push(dir.to_str().unwrap());
     args.extend(extra);
@@ -39,7 +45,6 @@ pub fn solved(name: &str, variant: &str, extra: &[&str]) -> PathBuf {
         "solve failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    dir
 }
 
 /// Percent-encodes a query-string value (everything but unreserved characters and `/`).
