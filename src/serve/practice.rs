@@ -13,7 +13,7 @@ use crate::rules::{clip, Color, Outcome, Position, Value, Variant};
 use crate::space::{Sector, SectorIndex};
 
 /// How many slots a request draws before it gives up.
-pub(super) const TRIES: u64 = 10_000;
+const TRIES: u64 = 10_000;
 
 /// The values `value` may ask for.
 const VALUES: [(&str, Outcome); 3] = [
