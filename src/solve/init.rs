@@ -57,19 +57,26 @@ impl WorkingUnit<'_> {
             self.parts[part].state[slot].store(UNUSED, Relaxed);
             return;
         };
-        let mut spare = std::mem::take(&mut scratch.spare);
-        self.start(part, slot, pos, scratch, &mut spare);
-        let mut ahead = std::mem::replace(&mut scratch.ahead, spare);
-        if ahead.pending {
-            self.finish(&mut ahead);
+        // The two in-flight records take turns: this position starts in one while the
+        // other, started last, is finished.
+        let (this, last) = if scratch.turn {
+            let [a, b] = &mut scratch.flights;
+            (a, b)
+        } else {
+            let [a, b] = &mut scratch.flights;
+            (b, a)
+        };
+        self.start(part, slot, pos, &mut scratch.buffers, this);
+        if last.pending {
+            self.finish(last);
         }
-        scratch.spare = ahead;
+        scratch.turn = !scratch.turn;
     }
 
     /// Finishes the position [`WorkingUnit::init`] left started.
     pub(super) fn flush(&self, scratch: &mut Scratch) {
-        if scratch.ahead.pending {
-            self.finish(&mut scratch.ahead);
+        for st in scratch.flights.iter_mut().filter(|st| st.pending) {
+            self.finish(st);
         }
     }
 
@@ -86,7 +93,7 @@ impl WorkingUnit<'_> {
         part: usize,
         slot: usize,
         pos: Position,
-        scratch: &mut Scratch,
+        buffers: &mut Buffers,
         st: &mut InFlight,
     ) {
         let p = &self.parts[part];
@@ -98,12 +105,11 @@ impl WorkingUnit<'_> {
         st.any = false;
         // In phases, so that the cache misses of one phase (orbit table entries, then child
         // cells) are independent loads the processor overlaps.
-        let Scratch {
+        let Buffers {
             child_positions,
             entries,
             inside,
-            ..
-        } = scratch;
+        } = buffers;
         child_positions.clear();
         entries.clear();
         inside.clear();
@@ -237,16 +243,22 @@ impl WorkingUnit<'_> {
     }
 }
 
-/// Buffers reused from position to position, so that initialising allocates nothing.
+/// What initialising keeps from position to position, so that it allocates nothing.
 #[derive(Default)]
 pub(super) struct Scratch {
+    buffers: Buffers,
+    /// The two positions in flight: the last one started, and room for the next.
+    flights: [InFlight; 2],
+    /// Which of `flights` the next position starts in (`true`: the first).
+    turn: bool,
+}
+
+/// Buffers for working out one position's children.
+#[derive(Default)]
+pub(super) struct Buffers {
     child_positions: Vec<Position>,
     entries: Vec<Entry>,
     inside: Vec<u64>,
-    /// The position started and not yet finished.
-    ahead: InFlight,
-    /// Buffers for the next one.
-    spare: InFlight,
 }
 
 /// A position whose children are worked out and whose cells outside the unit are on their way.

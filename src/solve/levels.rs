@@ -194,8 +194,8 @@ impl WorkingUnit<'_> {
     /// [`WorkingUnit::tell`]: the predecessors' states may lie anywhere in the unit (a sector
     /// that is its own twin), and each update is a locked instruction that waits for its own
     /// miss. After a loss (even levels) the predecessors win, which telling twice does not
-    /// change; after a win each counter must fall once per distinct predecessor, so those are
-    /// sorted and made distinct.
+    /// change; after a win each counter must fall once per distinct predecessor, so those
+    /// that may repeat are sorted and made distinct.
     #[inline]
     fn predecessors(&self, pos: &Position, level: u32, preds: &mut Predecessors) {
         preds.clear();
@@ -205,7 +205,11 @@ impl WorkingUnit<'_> {
             }
         });
         let wins = level.is_multiple_of(2);
-        if !wins {
+        // Predecessors without an un-removal all have `pos.mover` as their opponent's set, so
+        // two of them are one position only through a symmetry that fixes that set: where
+        // none does, they are distinct already.
+        let may_repeat = self.unremovals || self.db.orbits().entry(pos.mover).stabilised();
+        if !wins && may_repeat {
             preds.sort_unstable_by_key(|&(k, j, _)| (k, j));
             preds.dedup_by_key(|&mut (k, j, _)| (k, j));
         }
