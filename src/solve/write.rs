@@ -92,23 +92,11 @@ pub(super) fn write_part(
     part: &WorkingSector,
     progress: &dyn Progress,
 ) -> Result<(), Error> {
-    let index = &part.index;
     let n = part.state.len();
-    let stats = (0..n)
-        .into_par_iter()
-        .with_min_len(CHUNK)
-        .fold(SectorStats::default, |mut st, slot| {
-            if let Some(value) = final_cell(part.state[slot].load(Relaxed)) {
-                let slot = slot as u64;
-                let images = if index.free_orbit(slot) {
-                    index.group_size()
-                } else {
-                    index.images(&index.position(slot).unwrap())
-                };
-                st.add(value, images);
-            }
-            st
-        })
+    let starts: Vec<usize> = (0..n).step_by(CHUNK).collect();
+    let stats = starts
+        .par_iter()
+        .map(|&a| stats_of(part, a, (a + CHUNK).min(n)))
         .reduce(SectorStats::default, SectorStats::merge);
     let mut header = Header::new(db.variant(), part.sector, n as u64);
     header.cell_width = width_for_depth(stats.max_depth);
@@ -127,6 +115,32 @@ pub(super) fn write_part(
             });
         progress.advance(b - a);
     })
+}
+
+/// The statistics of the slots `a..b` of a part in its own order, a row at a time: in a row
+/// whose mover set has no symmetry but the identity, every position has the group's size of
+/// images, and only the other rows unrank their positions to count theirs.
+fn stats_of(part: &WorkingSector, a: usize, b: usize) -> SectorStats {
+    let index = &part.index;
+    let stride = index.stride() as usize;
+    let mut st = SectorStats::default();
+    let mut row_start = a;
+    while row_start < b {
+        let row_end = ((row_start / stride + 1) * stride).min(b);
+        let free = index.free_orbit(row_start as u64);
+        for slot in row_start..row_end {
+            if let Some(value) = final_cell(part.state[slot].load(Relaxed)) {
+                let images = if free {
+                    index.group_size()
+                } else {
+                    index.images(&index.position(slot as u64).expect("a used slot"))
+                };
+                st.add(value, images);
+            }
+        }
+        row_start = row_end;
+    }
+    st
 }
 
 pub(super) fn fs_create_dir(db: &Database) -> Result<(), Error> {
