@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::kernel::{prefetch, AtomicArray};
 use crate::progress::Progress;
 use crate::rules::Value;
+use crate::space::ImageCounter;
 use crate::store::{encode_cell, width_for_depth, write_sector, Database, Header, SectorStats};
 
 /// How many positions' stored lines the transposition of a twin has on their way.
@@ -117,28 +118,19 @@ pub(super) fn write_part(
     })
 }
 
-/// The statistics of the slots `a..b` of a part in its own order, a row at a time: in a row
-/// whose mover set has no symmetry but the identity, every position has the group's size of
-/// images, and only the other rows unrank their positions to count theirs.
+/// The statistics of the slots `a..b` of a part in its own order.
 fn stats_of(part: &WorkingSector, a: usize, b: usize) -> SectorStats {
     let index = &part.index;
-    let stride = index.stride() as usize;
+    let mut images = ImageCounter::new(index);
     let mut st = SectorStats::default();
-    let mut row_start = a;
-    while row_start < b {
-        let row_end = ((row_start / stride + 1) * stride).min(b);
-        let free = index.free_orbit(row_start as u64);
-        for slot in row_start..row_end {
-            if let Some(value) = final_cell(part.state[slot].load(Relaxed)) {
-                let images = if free {
-                    index.group_size()
-                } else {
-                    index.images(&index.position(slot as u64).expect("a used slot"))
-                };
-                st.add(value, images);
-            }
+    for slot in a..b {
+        if let Some(value) = final_cell(part.state[slot].load(Relaxed)) {
+            let slot = slot as u64;
+            st.add(
+                value,
+                images.images(slot, || index.position(slot).expect("a used slot")),
+            );
         }
-        row_start = row_end;
     }
     st
 }

@@ -681,21 +681,10 @@ impl SectorIndex {
         (o.syms.len() / fixed) as u64
     }
 
-    /// How many distinct boards are symmetric images of the canonical position `pos` in
-    /// `slot`: the group's size unless its mover set's orbit has a non-trivial stabiliser.
-    #[inline]
-    pub(crate) fn images_in_slot(&self, slot: u64, pos: &Position) -> u64 {
-        if self.free_orbit(slot) {
-            self.group_size()
-        } else {
-            self.images(pos)
-        }
-    }
-
     /// Whether the mover's set of a canonical position has only the trivial stabiliser (so
     /// the position has `group size` images without checking).
     #[inline]
-    pub(crate) fn free_orbit(&self, slot: u64) -> bool {
+    fn free_orbit(&self, slot: u64) -> bool {
         self.orbits.size(self.sector.mover as usize).stabilisers[(slot / self.stride) as usize]
             .is_empty()
     }
@@ -703,6 +692,44 @@ impl SectorIndex {
     /// The size of the symmetry group.
     pub fn group_size(&self) -> u64 {
         self.orbits.syms.len() as u64
+    }
+}
+
+/// How many distinct boards the canonical position of each slot stands for, for a walk
+/// through a sector's slots: whether the row's mover set has a non-trivial stabiliser is
+/// looked up once per row instead of once per slot (a division and a table load), and only
+/// the positions of such rows are asked for and tested against the group.
+pub(crate) struct ImageCounter<'a> {
+    index: &'a SectorIndex,
+    /// The slots of the row looked up last, and whether its orbit is free.
+    row: std::ops::Range<u64>,
+    free: bool,
+}
+
+impl<'a> ImageCounter<'a> {
+    /// A counter for the slots of `index`.
+    pub(crate) fn new(index: &'a SectorIndex) -> ImageCounter<'a> {
+        ImageCounter {
+            index,
+            row: 0..0,
+            free: false,
+        }
+    }
+
+    /// The images of the canonical position in `slot`; `pos` gives it, and is called only
+    /// where the row's mover set has a non-trivial stabiliser.
+    #[inline]
+    pub(crate) fn images(&mut self, slot: u64, pos: impl FnOnce() -> Position) -> u64 {
+        if !self.row.contains(&slot) {
+            let start = slot - slot % self.index.stride;
+            self.row = start..start + self.index.stride;
+            self.free = self.index.free_orbit(slot);
+        }
+        if self.free {
+            self.index.group_size()
+        } else {
+            self.index.images(&pos())
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use super::rows::{broken_child, ChildSector};
 use crate::kernel::{prefetch, AtomicArray};
 use crate::progress::Progress;
 use crate::rules::{Color, Position, Value};
-use crate::space::{Sector, SectorIndex};
+use crate::space::{ImageCounter, Sector, SectorIndex};
 use crate::store::{Database, Keys, Proved, SectorFile, SectorStats};
 
 /// Slots per parallel task.
@@ -157,10 +157,11 @@ impl SectorProof<'_> {
             .map(|&start| {
                 let end = (start + CHUNK).min(index.size());
                 let mut stats = SectorStats::default();
+                let mut images = ImageCounter::new(index);
                 index.for_each_slot(start, end, |slot, pos| {
                     let stored = self.file.cell_unchecked(slot);
                     if let (Some(p), Some(v)) = (&pos, stored) {
-                        stats.add(v, index.images_in_slot(slot, p));
+                        stats.add(v, images.images(slot, || *p));
                     }
                     self.compare_slot(slot, pos, stored);
                 });
