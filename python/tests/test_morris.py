@@ -474,12 +474,20 @@ def test_a_failing_callback_stops_the_solve(tmp_path):
 def test_ctrl_c_stops_the_solve(tmp_path):
     import _thread
 
+    import signal
+
     db = tmp_path / "db"
+    # A run started in the background of a script begins with SIGINT ignored, and
+    # interrupt_main then does nothing: the test installs Python's own handler.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
     start = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
-        morris.solve(db, "nine", max_pieces=5)
-    timer.cancel()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            morris.solve(db, "nine", max_pieces=5)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert time.perf_counter() - start < 6
     assert not list(db.rglob("*.tmp"))
