@@ -473,7 +473,6 @@ def test_a_failing_callback_stops_the_solve(tmp_path):
 
 def test_ctrl_c_stops_the_solve(tmp_path):
     import _thread
-
     import signal
 
     db = tmp_path / "db"

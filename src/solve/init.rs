@@ -59,13 +59,8 @@ impl WorkingUnit<'_> {
         };
         // The two in-flight records take turns: this position starts in one while the
         // other, started last, is finished.
-        let (this, last) = if scratch.turn {
-            let [a, b] = &mut scratch.flights;
-            (a, b)
-        } else {
-            let [a, b] = &mut scratch.flights;
-            (b, a)
-        };
+        let [a, b] = &mut scratch.flights;
+        let (this, last) = if scratch.turn { (a, b) } else { (b, a) };
         self.start(part, slot, pos, &mut scratch.buffers, this);
         if last.pending {
             self.finish(last);

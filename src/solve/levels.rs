@@ -208,8 +208,7 @@ impl WorkingUnit<'_> {
         // Predecessors without an un-removal all have `pos.mover` as their opponent's set, so
         // two of them are one position only through a symmetry that fixes that set: where
         // none does, they are distinct already.
-        let may_repeat = self.unremovals || self.db.orbits().entry(pos.mover).stabilised();
-        if !wins && may_repeat {
+        if !wins && (self.unremovals || self.db.orbits().entry(pos.mover).stabilised()) {
             preds.sort_unstable_by_key(|&(k, j, _)| (k, j));
             preds.dedup_by_key(|&mut (k, j, _)| (k, j));
         }
