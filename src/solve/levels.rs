@@ -5,7 +5,9 @@
 //! with the position itself, so that the next level neither scans for them nor unranks their
 //! slots; those initialisation (or a deeper loss) made pending at a later level are found by
 //! scanning the blocks the marks name. A position is resolved once: by whichever of the two
-//! claims its state first.
+//! claims its state first. A large unit lists nothing: its levels scan in slot order,
+//! which keeps the predecessors of neighbouring positions in the cache (see
+//! `WorkingUnit::listing`), and unrank the slots they find by stepping from one to the next.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -18,7 +20,7 @@ use crate::error::Error;
 use crate::kernel::prefetch;
 use crate::progress::Progress;
 use crate::rules::{for_each_unmove_with, Position};
-use crate::space::Sector;
+use crate::space::{Sector, Walker};
 
 /// A position made pending at the next level, as a level found it: its part and slot, and
 /// its sets (any symmetric image: its predecessors' slots are the same).
@@ -130,6 +132,7 @@ impl WorkingUnit<'_> {
         match *task {
             Task::Scan(k, start, end) => {
                 let part = &self.parts[k];
+                let mut walker = Walker::new(&part.index);
                 for block in (start..end).step_by(MARK_BLOCK) {
                     if !part.marked(block / MARK_BLOCK, level) {
                         continue;
@@ -137,7 +140,12 @@ impl WorkingUnit<'_> {
                     let states = &part.state[block..(block + MARK_BLOCK).min(end)];
                     for (i, state) in states.iter().enumerate() {
                         if state.load(Relaxed) == PENDING | level as u16 {
-                            self.resolve(k, (block + i) as u64, None, level, b);
+                            let slot = (block + i) as u64;
+                            let pos = || {
+                                let p = walker.position(slot).expect("pending slots are used");
+                                part.layout_image(p)
+                            };
+                            self.resolve(k, slot, pos, level, b);
                         }
                     }
                 }
@@ -154,7 +162,7 @@ impl WorkingUnit<'_> {
                         mover_hand: sector.mover_hand,
                         opponent_hand: sector.opponent_hand,
                     };
-                    self.resolve(l.part(), l.slot(), Some(pos), level, b);
+                    self.resolve(l.part(), l.slot(), || pos, level, b);
                 }
             }
         }
@@ -168,9 +176,17 @@ impl WorkingUnit<'_> {
     /// Finalises the position in `slot` of part `k` if it is still pending at `level` (a
     /// listed position may have been claimed by the scan of its block, or the other way
     /// round), lists its predecessors in the unit and fetches their lines, then tells those of
-    /// the oldest position in flight. `pos` is the position when the caller has it.
+    /// the oldest position in flight. `pos` gives the position (in its part's sector), asked
+    /// only once the slot is claimed.
     #[inline]
-    fn resolve(&self, k: usize, slot: u64, pos: Option<Position>, level: u32, b: &mut Buffers) {
+    fn resolve(
+        &self,
+        k: usize,
+        slot: u64,
+        pos: impl FnOnce() -> Position,
+        level: u32,
+        b: &mut Buffers,
+    ) {
         let p = &self.parts[k];
         let claimed = p.state[slot as usize]
             .compare_exchange(PENDING | level as u16, level as u16, Relaxed, Relaxed)
@@ -178,7 +194,7 @@ impl WorkingUnit<'_> {
         if !claimed {
             return;
         }
-        let pos = pos.unwrap_or_else(|| p.position(slot).expect("pending slots are used"));
+        let pos = pos();
         let mut preds = b.spare.pop().unwrap_or_default();
         self.predecessors(&pos, level, &mut preds);
         b.waiting.push_back(preds);
@@ -252,7 +268,7 @@ impl WorkingUnit<'_> {
                 None
             };
             match depth {
-                Some(d) if d == level + 1 => listed.push(Listed {
+                Some(d) if d == level + 1 && self.listing => listed.push(Listed {
                     part_slot: (k as u64) << Listed::SLOT_BITS | j as u64,
                     mover: prev.mover.bits(),
                     opponent: prev.opponent.bits(),

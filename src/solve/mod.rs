@@ -33,9 +33,23 @@ pub fn solve_unit(
     unit: &WorkUnit,
     progress: &dyn Progress,
 ) -> Result<UnitTimes, Error> {
+    solve_unit_listing(db, unit, progress, None)
+}
+
+/// [`solve_unit`], its levels listing the positions they make pending or scanning for them
+/// as `listing` says, or as the unit's size decides when `None` (the tests force both ways).
+fn solve_unit_listing(
+    db: &Database,
+    unit: &WorkUnit,
+    progress: &dyn Progress,
+    listing: Option<bool>,
+) -> Result<UnitTimes, Error> {
     let mut times = UnitTimes::default();
     let mut clock = Instant::now();
-    let u = WorkingUnit::new(db, unit)?;
+    let mut u = WorkingUnit::new(db, unit)?;
+    if let Some(listing) = listing {
+        u.listing = listing;
+    }
     let total: u64 = unit.sectors.iter().map(|&s| db.index(s).size()).sum();
     u.init_all(unit, progress, true);
     u.take_error()?;
@@ -252,6 +266,33 @@ mod tests {
     use crate::progress::Silent;
     use crate::rules::Variant;
     use crate::store::{encode_cell, write_sector};
+
+    /// Scanning for the positions a level makes pending, as large units do, writes the same
+    /// files as listing them, as small units do: here for every unit of six, twins and units
+    /// that are their own twin, each solved both ways and compared byte for byte.
+    #[test]
+    fn scanning_and_listing_write_the_same_files() {
+        let variant = Variant::by_name("six").unwrap();
+        let base = std::env::temp_dir().join(format!("morris-listing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let dbs = [true, false].map(|listing| {
+            let db = Database::new(&base.join(listing.to_string()), &variant).unwrap();
+            for unit in plan(&variant, &[Sector::start(&variant)]) {
+                solve_unit_listing(&db, &unit, &Silent, Some(listing)).unwrap();
+            }
+            db
+        });
+        let mut compared = 0;
+        for unit in plan(&variant, &[Sector::start(&variant)]) {
+            for &s in &unit.sectors {
+                let [a, b] = [&dbs[0], &dbs[1]].map(|db| std::fs::read(db.path(s)).unwrap());
+                assert!(a == b, "{s}: the files differ");
+                compared += unit.cyclic as usize;
+            }
+        }
+        assert!(compared > 10, "{compared} sectors of cyclic units");
+        std::fs::remove_dir_all(&base).unwrap();
+    }
 
     /// A unit whose files are wrong (here one win made a loss, written with sound checksums,
     /// as a solver bug would write it) fails the proof that `solve --verify` runs: the error

@@ -6,7 +6,7 @@ mod schedule;
 mod sector;
 
 pub(crate) use index::slot_of;
-pub(crate) use index::{next_combination, spread, Entry, ImageCounter, OneMore, RowRank};
+pub(crate) use index::{next_combination, spread, Entry, ImageCounter, OneMore, RowRank, Walker};
 pub use index::{Orbits, SectorIndex};
 pub use reach::{reachable, Reachable};
 pub use schedule::{simulate, CostModel, Schedule, UnitGraph, UnitState};
