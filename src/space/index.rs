@@ -620,36 +620,14 @@ impl SectorIndex {
     /// slot), faster than [`SectorIndex::position`] slot by slot: consecutive slots of one mover
     /// orbit step the opponent's set to its colex successor.
     pub fn for_each_slot(&self, start: u64, end: u64, mut f: impl FnMut(u64, Option<Position>)) {
-        let o = &*self.orbits;
-        let w = self.sector.mover as usize;
-        let b = self.sector.opponent as u32;
         let mut slot = start;
         while slot < end {
-            let rank = (slot / self.stride) as usize;
-            let orbit_end = ((rank as u64 + 1) * self.stride).min(end);
-            let table = o.size(w);
-            let rep = table.reps[rank];
-            let free = !rep & PointSet::first(o.points as usize).bits();
-            let stab = &table.stabilisers[rank];
-            // The free points by place, so that a squeezed set spreads onto the board.
-            let mut point_of_place = [0u8; 32];
-            for (place, p) in PointSet::from_bits(free).iter().enumerate() {
-                point_of_place[place] = p.index() as u8;
-            }
-            let mut k = slot % self.stride;
-            let mut squeezed = self.squeezed_first(k, b, free);
+            let row = self.walk_row(slot);
+            let orbit_end = row.slots.end.min(end);
+            let mut k = slot - row.slots.start;
+            let mut squeezed = row.squeezed_first(k);
             loop {
-                let opp = spread(squeezed, &point_of_place).bits();
-                let used = stab
-                    .iter()
-                    .all(|&t| o.squeezed_rank(o.syms[t as usize].apply(opp), free) >= k);
-                let pos = used.then_some(Position {
-                    mover: PointSet::from_bits(rep),
-                    opponent: PointSet::from_bits(opp),
-                    mover_hand: self.sector.mover_hand,
-                    opponent_hand: self.sector.opponent_hand,
-                });
-                f(slot, pos);
+                f(slot, row.position(squeezed, k));
                 slot += 1;
                 k += 1;
                 if slot >= orbit_end {
@@ -657,6 +635,29 @@ impl SectorIndex {
                 }
                 squeezed = next_combination(squeezed);
             }
+        }
+    }
+
+    /// The row of `slot`, prepared for a walk through its slots.
+    #[inline]
+    fn walk_row(&self, slot: u64) -> WalkRow<'_> {
+        let o = &*self.orbits;
+        let rank = (slot / self.stride) as usize;
+        let table = o.size(self.sector.mover as usize);
+        let rep = table.reps[rank];
+        let free = !rep & PointSet::first(o.points as usize).bits();
+        // The free points by place, so that a squeezed set spreads onto the board.
+        let mut point_of_place = [0u8; 32];
+        for (place, p) in PointSet::from_bits(free).iter().enumerate() {
+            point_of_place[place] = p.index() as u8;
+        }
+        WalkRow {
+            index: self,
+            slots: rank as u64 * self.stride..(rank as u64 + 1) * self.stride,
+            rep,
+            free,
+            point_of_place,
+            stabiliser: &table.stabilisers[rank],
         }
     }
 
@@ -733,19 +734,54 @@ impl<'a> ImageCounter<'a> {
     }
 }
 
+/// One row of a sector (the slots of one mover orbit) being walked through: its
+/// representative mover set, the points that set leaves free, by place, and its stabiliser.
+struct WalkRow<'a> {
+    index: &'a SectorIndex,
+    slots: std::ops::Range<u64>,
+    rep: u32,
+    free: u32,
+    point_of_place: [u8; 32],
+    stabiliser: &'a [u8],
+}
+
+impl WalkRow<'_> {
+    /// The squeezed opponent set of colex rank `k` in the row.
+    #[inline]
+    fn squeezed_first(&self, k: u64) -> u32 {
+        self.index
+            .squeezed_first(k, self.index.sector.opponent as u32, self.free)
+    }
+
+    /// The position whose opponent set, squeezed, is `squeezed` (of colex rank `k`), or `None`
+    /// where a symmetric image ranks lower and the slot is unused.
+    #[inline]
+    fn position(&self, squeezed: u32, k: u64) -> Option<Position> {
+        let o = &*self.index.orbits;
+        let opp = spread(squeezed, &self.point_of_place).bits();
+        let used = self
+            .stabiliser
+            .iter()
+            .all(|&t| o.squeezed_rank(o.syms[t as usize].apply(opp), self.free) >= k);
+        used.then_some(Position {
+            mover: PointSet::from_bits(self.rep),
+            opponent: PointSet::from_bits(opp),
+            mover_hand: self.index.sector.mover_hand,
+            opponent_hand: self.index.sector.opponent_hand,
+        })
+    }
+}
+
 /// Unranks slots met in increasing order, as a level's scan meets its pending positions: a
 /// slot a little after the last one, in the same row, is reached by stepping the opponent's
 /// set through its colex successors (a few instructions each) instead of unranking it anew
 /// (a division and a walk down the free points).
 pub(crate) struct Walker<'a> {
     index: &'a SectorIndex,
-    /// The slots of the current row (empty before the first).
-    row: std::ops::Range<u64>,
-    rep: u32,
-    free: u32,
-    point_of_place: [u8; 32],
-    stabiliser: &'a [u8],
-    /// The last slot unranked, and its opponent's set squeezed onto the free points.
+    /// The current row (none before the first).
+    row: Option<WalkRow<'a>>,
+    /// The last slot of the row unranked (`u64::MAX` for none), and its opponent's set
+    /// squeezed onto the free points.
     slot: u64,
     squeezed: u32,
 }
@@ -758,12 +794,8 @@ impl<'a> Walker<'a> {
     pub(crate) fn new(index: &'a SectorIndex) -> Walker<'a> {
         Walker {
             index,
-            row: 0..0,
-            rep: 0,
-            free: 0,
-            point_of_place: [0; 32],
-            stabiliser: &[],
-            slot: 0,
+            row: None,
+            slot: u64::MAX,
             squeezed: 0,
         }
     }
@@ -771,43 +803,23 @@ impl<'a> Walker<'a> {
     /// What [`SectorIndex::position`] answers for `slot`.
     #[inline]
     pub(crate) fn position(&mut self, slot: u64) -> Option<Position> {
-        let ix = self.index;
-        if self.row.contains(&slot) && slot >= self.slot && slot - self.slot <= Self::MAX_STEPS {
+        if !self.row.as_ref().is_some_and(|r| r.slots.contains(&slot)) {
+            self.row = Some(self.index.walk_row(slot));
+            // Nothing of the new row unranked yet.
+            self.slot = u64::MAX;
+        }
+        let row = self.row.as_ref().expect("set above");
+        let k = slot - row.slots.start;
+        if slot >= self.slot && slot - self.slot <= Self::MAX_STEPS {
             while self.slot < slot {
                 self.squeezed = next_combination(self.squeezed);
                 self.slot += 1;
             }
         } else {
-            if !self.row.contains(&slot) {
-                let o = &*ix.orbits;
-                let rank = (slot / ix.stride) as usize;
-                let table = o.size(ix.sector.mover as usize);
-                self.row = rank as u64 * ix.stride..(rank as u64 + 1) * ix.stride;
-                self.rep = table.reps[rank];
-                self.free = !self.rep & PointSet::first(o.points as usize).bits();
-                self.stabiliser = &table.stabilisers[rank];
-                for (place, p) in PointSet::from_bits(self.free).iter().enumerate() {
-                    self.point_of_place[place] = p.index() as u8;
-                }
-            }
             self.slot = slot;
-            self.squeezed =
-                ix.squeezed_first(slot - self.row.start, ix.sector.opponent as u32, self.free);
+            self.squeezed = row.squeezed_first(k);
         }
-        let o = &*ix.orbits;
-        let k = slot - self.row.start;
-        let opp = spread(self.squeezed, &self.point_of_place).bits();
-        for &t in self.stabiliser {
-            if o.squeezed_rank(o.syms[t as usize].apply(opp), self.free) < k {
-                return None;
-            }
-        }
-        Some(Position {
-            mover: PointSet::from_bits(self.rep),
-            opponent: PointSet::from_bits(opp),
-            mover_hand: ix.sector.mover_hand,
-            opponent_hand: ix.sector.opponent_hand,
-        })
+        row.position(self.squeezed, k)
     }
 }
 
