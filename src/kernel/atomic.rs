@@ -1,4 +1,5 @@
-//! Working arrays of atomics in huge-page-backed anonymous memory.
+//! Working arrays of atomics, and read-only copies of files, in huge-page-backed anonymous
+//! memory.
 
 use std::sync::atomic::AtomicU8;
 
@@ -36,20 +37,43 @@ impl<T: ZeroableAtomic> AtomicArray<T> {
     /// # Errors
     /// [`MapFailed`] when the memory cannot be mapped.
     pub(crate) fn zeroed(len: usize) -> Result<AtomicArray<T>, MapFailed> {
-        let bytes = (len * std::mem::size_of::<T>()).max(1);
-        let map = memmap2::MmapMut::map_anon(bytes).map_err(|cause| MapFailed {
-            bytes: bytes as u64,
-            cause,
-        })?;
-        // A hint: refused where the kernel has no transparent huge pages, which is harmless.
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
+        let map = huge_anon(len * std::mem::size_of::<T>())?;
         Ok(AtomicArray {
             map,
             len,
             _element: std::marker::PhantomData,
         })
     }
+}
+
+/// Anonymous memory of `bytes` bytes that the kernel is asked to back with huge pages (a
+/// hint: refused where the kernel has no transparent huge pages, which is harmless).
+fn huge_anon(bytes: usize) -> Result<memmap2::MmapMut, MapFailed> {
+    let bytes = bytes.max(1);
+    let map = memmap2::MmapMut::map_anon(bytes).map_err(|cause| MapFailed {
+        bytes: bytes as u64,
+        cause,
+    })?;
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Ok(map)
+}
+
+/// A read-only copy of `src` in anonymous memory backed by huge pages where the kernel has
+/// them: a solver reading a solved sector's cells at random from its mapped file walks the
+/// page tables of 4 KiB pages on nearly every read, and from the copy it does not.
+pub(crate) fn huge_page_copy(src: &[u8]) -> Result<memmap2::Mmap, MapFailed> {
+    use rayon::prelude::*;
+    const PIECE: usize = 1 << 24;
+    let mut map = huge_anon(src.len())?;
+    map[..src.len()]
+        .par_chunks_mut(PIECE)
+        .zip(src.par_chunks(PIECE))
+        .for_each(|(to, from)| to.copy_from_slice(from));
+    map.make_read_only().map_err(|cause| MapFailed {
+        bytes: src.len() as u64,
+        cause,
+    })
 }
 
 impl<T: ZeroableAtomic> std::ops::Deref for AtomicArray<T> {

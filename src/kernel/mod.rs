@@ -5,6 +5,6 @@ mod atomic;
 mod bits;
 mod prefetch;
 
-pub(crate) use atomic::{AtomicArray, MapFailed};
+pub(crate) use atomic::{huge_page_copy, AtomicArray, MapFailed};
 pub(crate) use bits::pext;
 pub(crate) use prefetch::prefetch;

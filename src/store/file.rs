@@ -20,7 +20,7 @@ use super::format::{
 };
 use super::sector_tables::SectorTables;
 use crate::error::{Damage, Error, Missing};
-use crate::kernel::prefetch;
+use crate::kernel::{huge_page_copy, prefetch};
 use crate::rules::{Outcome, Position, Value, Variant};
 use crate::space::{Sector, SectorIndex};
 
@@ -115,6 +115,32 @@ impl SectorFile {
             return Err(Error::damaged(path, Damage::TableChecksum));
         }
         Ok(SectorFile::new(path, header, file, Payload::Mapped(map)))
+    }
+
+    /// This mapped file copied into anonymous memory backed by huge pages where the kernel
+    /// has them, for a solver that reads its cells at random (see [`huge_page_copy`]); any
+    /// other file as it is. The copy's blocks are checked as they are read, as the file's are.
+    ///
+    /// # Errors
+    /// `Error::Memory` when the copy's memory cannot be mapped.
+    pub(crate) fn in_huge_pages(self: &Arc<Self>) -> Result<Arc<SectorFile>, Error> {
+        let Payload::Mapped(map) = &self.source else {
+            return Ok(self.clone());
+        };
+        let copy = huge_page_copy(map)?;
+        // The handle is duplicated, not reopened: the shared lock held on the file's open
+        // description holds for the copy too.
+        let file = self
+            .file
+            .try_clone()
+            .map_err(|e| Error::io(&self.path, e))?;
+        let header = self.header.clone();
+        Ok(Arc::new(SectorFile::new(
+            &self.path,
+            header,
+            file,
+            Payload::Mapped(copy),
+        )))
     }
 
     /// Opens a sector file as [`SectorFile::open`] does, to be read block by block into
@@ -706,6 +732,25 @@ mod tests {
         let err = file.cell(2 * BLOCK_SIZE as u64).unwrap_err().to_string();
         assert!(err.contains("block 2"), "{err}");
         assert_eq!(file.check_all_blocks(), vec![2]);
+        // A copy in huge pages, as cyclic units read their children, reads the same cells
+        // and fails the same block, named by the file's path.
+        let file = Arc::new(SectorFile::open(&path, &variant, sector, slots).unwrap());
+        let copy = file.in_huge_pages().unwrap();
+        assert!(!Arc::ptr_eq(&file, &copy));
+        for slot in (0..slots).step_by(977).chain([slots - 1]) {
+            if file.block_of(slot) != 2 {
+                assert_eq!(copy.cell(slot).unwrap(), file.cell(slot).unwrap(), "{slot}");
+            }
+        }
+        let err = copy
+            .cell(2 * BLOCK_SIZE as u64 + 5)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("block 2") && err.contains("3-3-0-0.sec"),
+            "{err}"
+        );
+        assert_eq!(copy.check_all_blocks(), vec![2]);
         fs::remove_dir_all(&dir).unwrap();
     }
 }
