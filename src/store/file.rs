@@ -122,7 +122,8 @@ impl SectorFile {
     /// other file as it is. The copy's blocks are checked as they are read, as the file's are.
     ///
     /// # Errors
-    /// `Error::Memory` when the copy's memory cannot be mapped.
+    /// `Error::Memory` when the copy's memory cannot be mapped, `Error::Io` when the file's
+    /// handle cannot be duplicated.
     pub(crate) fn in_huge_pages(self: &Arc<Self>) -> Result<Arc<SectorFile>, Error> {
         let Payload::Mapped(map) = &self.source else {
             return Ok(self.clone());
