@@ -180,8 +180,8 @@ impl WorkingUnit<'_> {
         inside.dedup();
     }
 
-    /// The second half of [`WorkingUnit::init`]: the cells outside read, the position's state and
-    /// counter stored.
+    /// The second half of [`WorkingUnit::init`]: the cells outside read, the position's state
+    /// (with its counter) and deepest winning child outside stored.
     fn finish(&self, st: &mut InFlight) {
         st.pending = false;
         let p = &self.parts[st.part];
@@ -207,9 +207,6 @@ impl WorkingUnit<'_> {
             });
             return;
         }
-        if let Some(c) = p.counter.get(slot) {
-            c.store(count as u8, Relaxed);
-        }
         let depth = if !st.any {
             // No move: lost, or a drawn full board (which then stays unresolved: a draw).
             match value_without_moves(self.db.variant(), pos) {
@@ -230,10 +227,12 @@ impl WorkingUnit<'_> {
                 p.mark(slot, d);
                 self.raise_max_pending(d);
             }
-            None => p.state[slot].store(
-                UNRESOLVED | deepest_win.map_or(0, |d| d as u16 + 1),
-                Relaxed,
-            ),
+            None => {
+                if let (Some(d), Some(cell)) = (deepest_win, p.deepest.get(slot)) {
+                    cell.store(d as u16 + 1, Relaxed);
+                }
+                p.state[slot].store(UNRESOLVED | count as u16, Relaxed);
+            }
         }
     }
 }

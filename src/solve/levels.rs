@@ -70,6 +70,9 @@ struct Buffers {
     waiting: std::collections::VecDeque<Predecessors>,
     spare: Vec<Predecessors>,
     listed: Vec<Listed>,
+    /// Predecessors whose last child in the unit turned out to win at this level, to be
+    /// claimed as losses once their lines are fetched (see [`WorkingUnit::settle`]).
+    settled: Predecessors,
 }
 
 impl WorkingUnit<'_> {
@@ -167,10 +170,11 @@ impl WorkingUnit<'_> {
             }
         }
         while let Some(mut preds) = b.waiting.pop_front() {
-            self.tell(level, &preds, &mut b.listed);
+            self.tell(level, &preds, &mut b.listed, &mut b.settled);
             preds.clear();
             b.spare.push(preds);
         }
+        self.settle(level, &mut b.settled, &mut b.listed);
     }
 
     /// Finalises the position in `slot` of part `k` if it is still pending at `level` (a
@@ -200,7 +204,7 @@ impl WorkingUnit<'_> {
         b.waiting.push_back(preds);
         if b.waiting.len() > IN_FLIGHT {
             let mut oldest = b.waiting.pop_front().expect("more than in flight");
-            self.tell(level, &oldest, &mut b.listed);
+            self.tell(level, &oldest, &mut b.listed, &mut b.settled);
             oldest.clear();
             b.spare.push(oldest);
         }
@@ -230,16 +234,19 @@ impl WorkingUnit<'_> {
         }
         for &(k, j, _) in preds.iter() {
             prefetch(&self.parts[k as usize].state[j as usize]);
-            if !wins {
-                prefetch(&self.parts[k as usize].counter[j as usize]);
-            }
         }
     }
 
     /// Tells the predecessors `preds` of a position final at `level` of it; those it makes
     /// pending at the next level go to `listed`, those pending later are marked.
     #[inline]
-    fn tell(&self, level: u32, preds: &Predecessors, listed: &mut Vec<Listed>) {
+    fn tell(
+        &self,
+        level: u32,
+        preds: &Predecessors,
+        listed: &mut Vec<Listed>,
+        settled: &mut Predecessors,
+    ) {
         let wins = level.is_multiple_of(2);
         for &(k, j, prev) in preds {
             let (k, j) = (k as usize, j as usize);
@@ -259,23 +266,59 @@ impl WorkingUnit<'_> {
                     }
                     cur = cell.load(Relaxed);
                 }
-            } else if self.parts[k].counter[j].fetch_sub(1, Relaxed) == 1 {
-                // Every child now wins: a loss after the deepest of them.
-                let cur = cell.load(Relaxed);
-                let depth = (level + 1).max((cur & !UNRESOLVED) as u32);
-                (is_unresolved(cur) && self.claim(k, j, depth, cur)).then_some(depth)
+            } else if is_unresolved(cell.load(Relaxed))
+                && cell.fetch_sub(1, Relaxed) == UNRESOLVED | 1
+            {
+                // Every child now wins: a loss after the deepest of them, claimed later. A
+                // decided position keeps its state; an unresolved one changes at a loss
+                // level only by these decrements (never more than its count) and that claim.
+                prefetch(&self.parts[k].deepest[j]);
+                settled.push((k as u8, j as u64, prev));
+                None
             } else {
                 None
             };
-            match depth {
-                Some(d) if d == level + 1 && self.listing => listed.push(Listed {
-                    part_slot: (k as u64) << Listed::SLOT_BITS | j as u64,
-                    mover: prev.mover.bits(),
-                    opponent: prev.opponent.bits(),
-                }),
-                Some(d) => self.parts[k].mark(j, d),
-                None => {}
+            if let Some(d) = depth {
+                self.note_pending(level, k, j, d, &prev, listed);
             }
+        }
+    }
+
+    /// Claims as losses the positions whose counters fell to zero in a task, each after the
+    /// deepest of its children: their lines fetched together, not one miss after another.
+    fn settle(&self, level: u32, settled: &mut Predecessors, listed: &mut Vec<Listed>) {
+        for &(k, j, _) in settled.iter() {
+            prefetch(&self.parts[k as usize].state[j as usize]);
+        }
+        for &(k, j, prev) in settled.iter() {
+            let (k, j) = (k as usize, j as usize);
+            let depth = (level + 1).max(self.parts[k].deepest[j].load(Relaxed) as u32);
+            if self.claim(k, j, depth, UNRESOLVED) {
+                self.note_pending(level, k, j, depth, &prev, listed);
+            }
+        }
+        settled.clear();
+    }
+
+    /// Lists a position just made pending at the next level, or marks one pending later.
+    #[inline]
+    fn note_pending(
+        &self,
+        level: u32,
+        k: usize,
+        j: usize,
+        depth: u32,
+        prev: &Position,
+        listed: &mut Vec<Listed>,
+    ) {
+        if depth == level + 1 && self.listing {
+            listed.push(Listed {
+                part_slot: (k as u64) << Listed::SLOT_BITS | j as u64,
+                mover: prev.mover.bits(),
+                opponent: prev.opponent.bits(),
+            });
+        } else {
+            self.parts[k].mark(j, depth);
         }
     }
 

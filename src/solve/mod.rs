@@ -1,7 +1,9 @@
 //! Parallel retrograde analysis of work units, writing one sector file per sector.
 //!
-//! Each position of the unit holds a 16-bit state and an 8-bit counter of unresolved children
-//! inside the unit (3 bytes). Children in solved sectors are read from their files once, when
+//! Each position of a cyclic unit holds a 16-bit state, which while the position is unresolved
+//! counts its children inside the unit not yet known to win, and 16 bits of the deepest
+//! winning child outside (4 bytes; a forward unit needs only the state). Children in solved
+//! sectors are read from their files once, when
 //! the unit is initialised. Then levels 0, 1, 2, ... are resolved in order: a position pending
 //! at level `d` becomes final, and its predecessors (from un-moves) learn of it: a loss at `d`
 //! makes them wins at `d + 1`; a win decrements their counters, and a counter reaching zero

@@ -1,7 +1,8 @@
-//! The working state of a work unit being solved: a 16-bit state and an 8-bit counter per
-//! position of each of its sectors, with marks of the levels at which positions are pending.
+//! The working state of a work unit being solved: a 16-bit state per position of each of its
+//! sectors (with the counter of its children in a cyclic unit), the deepest winning child
+//! outside, and marks of the levels at which positions are pending.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -15,7 +16,9 @@ use crate::store::{Database, SectorFile};
 // Working states of a position (16 bits).
 pub(super) const MAX_LEVEL: u32 = 0x3FFF;
 /// 0..=MAX_LEVEL: final depth.
-pub(super) const UNRESOLVED: u16 = 0x4000; // | (1 + deepest winning child outside the unit), or 0
+/// | the number of the position's distinct children in the unit not yet known to win (at
+/// most 255), to which a draw outside the unit adds one that never goes.
+pub(super) const UNRESOLVED: u16 = 0x4000;
 pub(super) const PENDING: u16 = 0x8000; // | depth at which it becomes final
 pub(super) const UNUSED: u16 = 0xFFFF;
 
@@ -81,7 +84,12 @@ pub(super) struct WorkingSector {
     pub(super) index: SectorIndex,
     pub(super) flipped: bool,
     pub(super) state: AtomicArray<AtomicU16>,
-    pub(super) counter: AtomicArray<AtomicU8>,
+    /// Per position of a cyclic unit, 1 + the depth of its deepest winning child outside
+    /// the unit, or 0; read only when its last child in the unit turns out to win (empty in a
+    /// forward unit). The counter of its children lives in its state (see [`UNRESOLVED`]),
+    /// so that telling a predecessor touches one line of one array: the levels' random
+    /// updates cost by the memory they range over, not only by the lines they fetch.
+    pub(super) deepest: AtomicArray<AtomicU16>,
     /// Per block of [`MARK_BLOCK`] slots, the levels at which a position of it was made
     /// pending (cyclic units only; empty otherwise).
     pub(super) marks: Vec<AtomicU64>,
@@ -189,7 +197,7 @@ impl<'a> WorkingUnit<'a> {
                 index,
                 flipped,
                 state,
-                counter: AtomicArray::zeroed(counted)?,
+                deepest: AtomicArray::zeroed(counted)?,
                 marks: if unit.cyclic {
                     (0..n.div_ceil(MARK_BLOCK) * MARK_WORDS)
                         .map(|_| AtomicU64::new(0))

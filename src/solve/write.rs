@@ -18,24 +18,24 @@ const AHEAD: usize = 16;
 
 impl WorkingSector {
     /// The final states in the sector's own slot order, for writing: a twin's transposed, the
-    /// counters (no longer needed) freed first.
+    /// deepest winning children outside (no longer needed) freed first.
     pub(super) fn for_writing(self, db: &Database) -> Result<WorkingSector, Error> {
         let WorkingSector {
             sector,
             index,
             flipped,
             state: working,
-            counter,
+            deepest,
             ..
         } = self;
-        drop(counter);
+        drop(deepest);
         if !flipped {
             return Ok(WorkingSector {
                 sector,
                 index,
                 flipped,
                 state: working,
-                counter: AtomicArray::zeroed(0)?,
+                deepest: AtomicArray::zeroed(0)?,
                 marks: Vec::new(),
             });
         }
@@ -71,7 +71,7 @@ impl WorkingSector {
             index: own,
             flipped: false,
             state,
-            counter: AtomicArray::zeroed(0)?,
+            deepest: AtomicArray::zeroed(0)?,
             marks: Vec::new(),
         })
     }
