@@ -228,8 +228,8 @@ impl WorkingUnit<'_> {
                 self.raise_max_pending(d);
             }
             None => {
-                if let (Some(d), Some(cell)) = (deepest_win, p.deepest.get(slot)) {
-                    cell.store(d as u16 + 1, Relaxed);
+                if let Some(d) = deepest_win {
+                    p.set_deepest(slot, d + 1);
                 }
                 p.state[slot].store(UNRESOLVED | count as u16, Relaxed);
             }

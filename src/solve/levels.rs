@@ -292,7 +292,7 @@ impl WorkingUnit<'_> {
         }
         for &(k, j, prev) in settled.iter() {
             let (k, j) = (k as usize, j as usize);
-            let depth = (level + 1).max(self.parts[k].deepest[j].load(Relaxed) as u32);
+            let depth = (level + 1).max(self.parts[k].deepest(j));
             if self.claim(k, j, depth, UNRESOLVED) {
                 self.note_pending(level, k, j, depth, &prev, listed);
             }

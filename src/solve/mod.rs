@@ -1,8 +1,8 @@
 //! Parallel retrograde analysis of work units, writing one sector file per sector.
 //!
 //! Each position of a cyclic unit holds a 16-bit state, which while the position is unresolved
-//! counts its children inside the unit not yet known to win, and 16 bits of the deepest
-//! winning child outside (4 bytes; a forward unit needs only the state). Children in solved
+//! counts its children inside the unit not yet known to win, and 8 bits of the deepest
+//! winning child outside (3 bytes; a forward unit needs only the state). Children in solved
 //! sectors are read from their files once, when
 //! the unit is initialised. Then levels 0, 1, 2, ... are resolved in order: a position pending
 //! at level `d` becomes final, and its predecessors (from un-moves) learn of it: a loss at `d`

@@ -2,7 +2,8 @@
 //! sectors (with the counter of its children in a cyclic unit), the deepest winning child
 //! outside, and marks of the levels at which positions are pending.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -85,17 +86,50 @@ pub(super) struct WorkingSector {
     pub(super) flipped: bool,
     pub(super) state: AtomicArray<AtomicU16>,
     /// Per position of a cyclic unit, 1 + the depth of its deepest winning child outside
-    /// the unit, or 0; read only when its last child in the unit turns out to win (empty in a
-    /// forward unit). The counter of its children lives in its state (see [`UNRESOLVED`]),
-    /// so that telling a predecessor touches one line of one array: the levels' random
-    /// updates cost by the memory they range over, not only by the lines they fetch.
-    pub(super) deepest: AtomicArray<AtomicU16>,
+    /// the unit, or 0, up to [`DEEP`] (see [`WorkingSector::deepest`]); read only when its
+    /// last child in the unit turns out to win (empty in a forward unit). The counter of its
+    /// children lives in its state (see [`UNRESOLVED`]), so that telling a predecessor
+    /// touches one line of one array: the levels' random updates cost by the memory they
+    /// range over, not only by the lines they fetch.
+    pub(super) deepest: AtomicArray<AtomicU8>,
+    /// The values of `deepest` of [`DEEP`] and more, by slot: a few positions at most.
+    pub(super) deeper: Mutex<HashMap<usize, u32>>,
     /// Per block of [`MARK_BLOCK`] slots, the levels at which a position of it was made
     /// pending (cyclic units only; empty otherwise).
     pub(super) marks: Vec<AtomicU64>,
 }
 
+/// The value of [`WorkingSector::deepest`] that sends a reader to `deeper`.
+const DEEP: u8 = u8::MAX;
+
 impl WorkingSector {
+    /// Records 1 + the depth of the deepest winning child outside the unit of the position
+    /// in `slot` (a cyclic unit's; a forward unit keeps none).
+    pub(super) fn set_deepest(&self, slot: usize, value: u32) {
+        let Some(cell) = self.deepest.get(slot) else {
+            return;
+        };
+        if value >= DEEP as u32 {
+            self.deeper
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(slot, value);
+            cell.store(DEEP, Relaxed);
+        } else {
+            cell.store(value as u8, Relaxed);
+        }
+    }
+
+    /// 1 + the depth of the deepest winning child outside the unit of the position in
+    /// `slot`, or 0.
+    #[inline]
+    pub(super) fn deepest(&self, slot: usize) -> u32 {
+        match self.deepest[slot].load(Relaxed) {
+            DEEP => self.deeper.lock().unwrap_or_else(|e| e.into_inner())[&slot],
+            d => d as u32,
+        }
+    }
+
     /// Notes that the position in `slot` is pending at `depth`.
     #[inline]
     pub(super) fn mark(&self, slot: usize, depth: u32) {
@@ -198,6 +232,7 @@ impl<'a> WorkingUnit<'a> {
                 flipped,
                 state,
                 deepest: AtomicArray::zeroed(counted)?,
+                deeper: Mutex::default(),
                 marks: if unit.cyclic {
                     (0..n.div_ceil(MARK_BLOCK) * MARK_WORDS)
                         .map(|_| AtomicU64::new(0))
@@ -296,4 +331,39 @@ pub(super) fn chunks(parts: &[WorkingSector]) -> Vec<(usize, usize, usize)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::space::plan;
+
+    /// The deepest winning child outside comes back as it was set, on either side of the
+    /// byte's limit: below it from the byte, from it up from the map beside it.
+    #[test]
+    fn the_deepest_child_outside_round_trips_past_a_byte() {
+        let removal = crate::rules::Removal::Standard;
+        let (variant, dir, db) = crate::store::scratch("deepest", "six", removal);
+        let units = plan(&variant, &[Sector::start(&variant)]);
+        let first = units
+            .iter()
+            .position(|u| u.cyclic)
+            .expect("six has cyclic units");
+        for unit in &units[..first] {
+            super::super::solve_unit(&db, unit, &crate::progress::Silent).unwrap();
+        }
+        let u = WorkingUnit::new(&db, &units[first]).unwrap();
+        let part = &u.parts[0];
+        let values = [0, 1, 2, 254, 255, 256, 1000, MAX_LEVEL + 1];
+        assert!(part.deepest.len() > values.len());
+        for (slot, &v) in values.iter().enumerate() {
+            part.set_deepest(slot, v);
+        }
+        for (slot, &v) in values.iter().enumerate() {
+            assert_eq!(part.deepest(slot), v, "slot {slot}");
+        }
+        assert_eq!(part.deeper.lock().unwrap().len(), 4);
+        drop(u);
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -36,6 +36,7 @@ impl WorkingSector {
                 flipped,
                 state: working,
                 deepest: AtomicArray::zeroed(0)?,
+                deeper: Default::default(),
                 marks: Vec::new(),
             });
         }
@@ -72,6 +73,7 @@ impl WorkingSector {
             flipped: false,
             state,
             deepest: AtomicArray::zeroed(0)?,
+            deeper: Default::default(),
             marks: Vec::new(),
         })
     }
