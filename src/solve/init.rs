@@ -191,7 +191,7 @@ impl WorkingUnit<'_> {
         let mut draw = false;
         for &(j, slot) in st.outside.iter() {
             let c = &self.children[j as usize];
-            match c.file.cell(slot) {
+            match c.file.cell_in_whole(slot) {
                 Ok(Some(Value::Loss(d))) => best_win = best_win.min(d + 1),
                 Ok(Some(Value::Win(d))) => deepest_win = Some(deepest_win.unwrap_or(0).max(d)),
                 Ok(Some(Value::Draw)) => draw = true,

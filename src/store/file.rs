@@ -4,7 +4,7 @@
 use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -65,6 +65,9 @@ pub struct SectorFile {
     block_shift: u32,
     /// Which blocks of a mapped file were checked, and how they fared.
     blocks: Vec<AtomicU8>,
+    /// Whether every block of a mapped file was checked and found good
+    /// ([`SectorFile::check_whole`]): then [`SectorFile::cell_in_whole`] reads in place.
+    whole: AtomicBool,
 }
 
 /// Where a file's payload is read from.
@@ -119,11 +122,12 @@ impl SectorFile {
 
     /// This mapped file copied into anonymous memory backed by huge pages where the kernel
     /// has them, for a solver that reads its cells at random (see [`huge_page_copy`]); any
-    /// other file as it is. The copy's blocks are checked as they are read, as the file's are.
+    /// other file as it is. The copy's blocks are all checked now ([`SectorFile::check_whole`]):
+    /// the copy has just read every byte, and its cells are then read without a check each.
     ///
     /// # Errors
     /// `Error::Memory` when the copy's memory cannot be mapped, `Error::Io` when the file's
-    /// handle cannot be duplicated.
+    /// handle cannot be duplicated, `Error::Damaged` naming the first damaged block.
     pub(crate) fn in_huge_pages(self: &Arc<Self>) -> Result<Arc<SectorFile>, Error> {
         let Payload::Mapped(map) = &self.source else {
             return Ok(self.clone());
@@ -136,12 +140,9 @@ impl SectorFile {
             .try_clone()
             .map_err(|e| Error::io(&self.path, e))?;
         let header = self.header.clone();
-        Ok(Arc::new(SectorFile::new(
-            &self.path,
-            header,
-            file,
-            Payload::Mapped(copy),
-        )))
+        let copy = SectorFile::new(&self.path, header, file, Payload::Mapped(copy));
+        copy.check_whole()?;
+        Ok(Arc::new(copy))
     }
 
     /// Opens a sector file as [`SectorFile::open`] does, to be read block by block into
@@ -222,6 +223,7 @@ impl SectorFile {
             blocks: (0..header.block_count())
                 .map(|_| AtomicU8::new(state))
                 .collect(),
+            whole: AtomicBool::new(false),
             header,
             file,
             source,
@@ -357,6 +359,37 @@ impl SectorFile {
             .into_par_iter()
             .filter(|&b| self.check_block(b).is_err())
             .collect()
+    }
+
+    /// Checks every block now (in parallel), so that [`SectorFile::cell_in_whole`] reads
+    /// a mapped file's cells in place, without a check each.
+    ///
+    /// # Errors
+    /// `Error::Damaged` naming the first damaged block.
+    pub(crate) fn check_whole(&self) -> Result<(), Error> {
+        if let Some(&b) = self.check_all_blocks().iter().min() {
+            return Err(self.block_error(b));
+        }
+        if matches!(self.source, Payload::Mapped(_) | Payload::Memory(_)) {
+            self.whole.store(true, Relaxed);
+        }
+        Ok(())
+    }
+
+    /// The cell of `slot` as [`SectorFile::cell`] reads it, but in place, without a look at
+    /// its block's check, once [`SectorFile::check_whole`] has checked them all: the
+    /// solver's children pass reads one cell per position at random, and the call and the
+    /// branches of the general path cost it more than the check saves.
+    ///
+    /// # Errors
+    /// As [`SectorFile::cell`], before the file is checked whole.
+    #[inline(always)]
+    pub(crate) fn cell_in_whole(&self, slot: u64) -> Result<Cell, Error> {
+        if self.whole.load(Relaxed) {
+            Ok(self.cell_unchecked(slot))
+        } else {
+            self.cell(slot)
+        }
     }
 
     /// Every damaged block, as errors naming the file and the block (both files of tables).
