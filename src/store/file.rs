@@ -4,7 +4,7 @@
 use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -67,7 +67,7 @@ pub struct SectorFile {
     blocks: Vec<AtomicU8>,
     /// Whether every block of a mapped file was checked and found good
     /// ([`SectorFile::check_whole`]): then [`SectorFile::cell_in_whole`] reads in place.
-    whole: AtomicBool,
+    whole: bool,
 }
 
 /// Where a file's payload is read from.
@@ -123,11 +123,12 @@ impl SectorFile {
     /// This mapped file copied into anonymous memory backed by huge pages where the kernel
     /// has them, for a solver that reads its cells at random (see [`huge_page_copy`]); any
     /// other file as it is. The copy's blocks are all checked now ([`SectorFile::check_whole`]):
-    /// the copy has just read every byte, and its cells are then read without a check each.
+    /// the copy has just read every byte, and when all are good its cells are then read
+    /// without a check each; a damaged block fails as it is read, as the file's would.
     ///
     /// # Errors
     /// `Error::Memory` when the copy's memory cannot be mapped, `Error::Io` when the file's
-    /// handle cannot be duplicated, `Error::Damaged` naming the first damaged block.
+    /// handle cannot be duplicated.
     pub(crate) fn in_huge_pages(self: &Arc<Self>) -> Result<Arc<SectorFile>, Error> {
         let Payload::Mapped(map) = &self.source else {
             return Ok(self.clone());
@@ -140,8 +141,8 @@ impl SectorFile {
             .try_clone()
             .map_err(|e| Error::io(&self.path, e))?;
         let header = self.header.clone();
-        let copy = SectorFile::new(&self.path, header, file, Payload::Mapped(copy));
-        copy.check_whole()?;
+        let mut copy = SectorFile::new(&self.path, header, file, Payload::Mapped(copy));
+        copy.check_whole();
         Ok(Arc::new(copy))
     }
 
@@ -223,7 +224,7 @@ impl SectorFile {
             blocks: (0..header.block_count())
                 .map(|_| AtomicU8::new(state))
                 .collect(),
-            whole: AtomicBool::new(false),
+            whole: false,
             header,
             file,
             source,
@@ -361,19 +362,12 @@ impl SectorFile {
             .collect()
     }
 
-    /// Checks every block now (in parallel), so that [`SectorFile::cell_in_whole`] reads
-    /// a mapped file's cells in place, without a check each.
-    ///
-    /// # Errors
-    /// `Error::Damaged` naming the first damaged block.
-    pub(crate) fn check_whole(&self) -> Result<(), Error> {
-        if let Some(&b) = self.check_all_blocks().iter().min() {
-            return Err(self.block_error(b));
-        }
-        if matches!(self.source, Payload::Mapped(_) | Payload::Memory(_)) {
-            self.whole.store(true, Relaxed);
-        }
-        Ok(())
+    /// Checks every block now (in parallel): when all are good, [`SectorFile::cell_in_whole`]
+    /// reads a mapped file's cells in place, without a check each; a damaged block stays
+    /// marked, and reading it fails as [`SectorFile::cell`] does.
+    fn check_whole(&mut self) {
+        let good = self.check_all_blocks().is_empty();
+        self.whole = good && matches!(self.source, Payload::Mapped(_) | Payload::Memory(_));
     }
 
     /// The cell of `slot` as [`SectorFile::cell`] reads it, but in place, without a look at
@@ -382,10 +376,10 @@ impl SectorFile {
     /// branches of the general path cost it more than the check saves.
     ///
     /// # Errors
-    /// As [`SectorFile::cell`], before the file is checked whole.
+    /// As [`SectorFile::cell`], unless the file was checked whole and found good.
     #[inline(always)]
     pub(crate) fn cell_in_whole(&self, slot: u64) -> Result<Cell, Error> {
-        if self.whole.load(Relaxed) {
+        if self.whole {
             Ok(self.cell_unchecked(slot))
         } else {
             self.cell(slot)
