@@ -164,6 +164,10 @@ pub enum Damage {
         /// The slot.
         slot: u64,
     },
+    /// A rule set's record of planned sectors (what its solves set out to solve) is
+    /// missing, garbled or names an impossible sector: the folder cannot show that it is
+    /// complete.
+    Planned(String),
     /// The stored value of a position disagrees with the values of its moves.
     Inconsistent {
         /// The stored value.
@@ -197,6 +201,7 @@ impl fmt::Display for Damage {
             Damage::UnusedSlot { slot } => {
                 write!(f, "slot {slot} of a canonical position is marked unused")
             }
+            Damage::Planned(why) => write!(f, "the record of planned sectors {why}"),
             Damage::Inconsistent { stored, best } => match best {
                 Some(best) => write!(
                     f,

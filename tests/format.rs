@@ -662,3 +662,170 @@ fn a_deleted_sector_is_found_missing() {
         fs::write(&path, whole).unwrap();
     }
 }
+
+/// `check` and `verify` prove a folder complete from its sectors' dependencies and its record
+/// of planned sectors, and the record is checked itself: with the start sector deleted (which
+/// nothing depends on), a garbled, truncated or absent record is a fault, never "all hold";
+/// a record naming a sector no game reaches is a fault of the record, not advice to solve it.
+/// In a tables folder alike.
+#[test]
+fn a_folder_whose_record_of_planned_sectors_is_lost_is_not_called_complete() {
+    let root = scratch("format-planned");
+    let db = root.join("db");
+    solve("five", &db, &[]);
+    let tables = root.join("tables");
+    let (dbs, ts) = (db.to_str().unwrap(), tables.to_str().unwrap());
+    let out = morris(&[
+        "--variant",
+        "five",
+        "tables",
+        "-q",
+        "--db",
+        dbs,
+        "--out",
+        ts,
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    for (folder, option, ext) in [(&db, "--db", "sec"), (&tables, "--tables", "wdl")] {
+        let dir = rule_dir(folder, "five");
+        let arg = folder.to_str().unwrap();
+        let record = dir.join("planned");
+        let sound = fs::read_to_string(&record).unwrap();
+        let run = |sub: &str| morris(&["--variant", "five", sub, "-q", option, arg]);
+        for sub in ["check", "verify"] {
+            assert!(
+                run(sub).status.success(),
+                "{sub} {option}: {}",
+                text(&run(sub))
+            );
+        }
+        // The start sector, and with the depth table too for tables.
+        let start = dir.join(format!("0-0-5-5.{ext}"));
+        let kept = fs::read(&start).unwrap();
+        fs::remove_file(&start).unwrap();
+        let garbled = sound.replacen("0-0-5-5", "0-0-4-4", 1);
+        let cut = sound.lines().take(3).collect::<Vec<_>>().join("\n");
+        let cases: [(&str, Option<&str>, &str); 5] = [
+            ("intact", Some(&sound), "FAULT sector 0-0-5-5: "),
+            ("garbled", Some(&garbled), "checksum fails"),
+            ("truncated", Some(&cut), "checksum line is missing"),
+            ("absent", None, "the record of planned sectors is missing"),
+            (
+                "noise",
+                Some("\u{1}\u{2}zz\n"),
+                "does not begin with the line",
+            ),
+        ];
+        for (case, content, expected) in cases {
+            match content {
+                Some(c) => fs::write(&record, c).unwrap(),
+                None => fs::remove_file(&record).unwrap(),
+            }
+            for sub in ["check", "verify"] {
+                let out = run(sub);
+                let t = text(&out);
+                assert_eq!(out.status.code(), Some(1), "{sub} {option} {case}: {t}");
+                assert!(t.contains(expected), "{sub} {option} {case}: {t}");
+                assert!(!t.contains("all hold"), "{sub} {option} {case}: {t}");
+            }
+        }
+        fs::write(&start, &kept).unwrap();
+        // A record naming an impossible sector (five has 5 pieces a side).
+        let listed: Vec<&str> = sound
+            .lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("checksum"))
+            .collect();
+        let impossible = format!("morris planned sectors 1\n6-6-0-0\n{}\n", listed.join("\n"));
+        fs::write(&record, impossible).unwrap();
+        for sub in ["check", "verify"] {
+            let out = run(sub);
+            let t = text(&out);
+            assert_eq!(out.status.code(), Some(1), "{sub} {option}: {t}");
+            assert!(
+                t.contains("line 2 names sector 6-6-0-0, which no game of five reaches"),
+                "{t}"
+            );
+            assert!(
+                !t.contains("--sector 6-6-0-0"),
+                "no advice to solve it: {t}"
+            );
+        }
+        fs::write(&record, &sound).unwrap();
+        assert!(run("check").status.success());
+    }
+    // `solve` and `tables` write a faulty record anew.
+    let dir = rule_dir(&db, "five");
+    fs::write(dir.join("planned"), "garbage").unwrap();
+    let out = morris(&["--variant", "five", "solve", "-q", "--db", dbs]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = morris(&["--variant", "five", "check", "-q", "--db", dbs]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+/// A sector forged with sound checksums (a loss made two plies longer, every checksum sealed
+/// again): `verify` lists the forged sector's faults first and counts the faults of each
+/// sector, dependencies first, though the sectors its wrong values mislead (placement sectors
+/// among them) sort before it; from the database and from tables built from it.
+#[test]
+fn a_forged_sector_is_named_first_with_a_count_per_sector() {
+    let root = scratch("format-forged-order");
+    let db = root.join("db");
+    solve("five", &db, &[]);
+    let path = rule_dir(&db, "five").join("3-3-0-0.sec");
+    let mut bytes = fs::read(&path).unwrap();
+    let payload = payload_offset(&bytes);
+    let max_depth = u32::from_le_bytes(bytes[272..276].try_into().unwrap()) as u8;
+    let at = (payload..bytes.len())
+        .find(|&i| bytes[i].is_multiple_of(2) && bytes[i] >= 2 && bytes[i] + 2 <= max_depth)
+        .expect("a loss shorter than the deepest value");
+    bytes[at] += 2;
+    let block = (at - payload) / (1 << 20);
+    let sum = xxhash_rust::xxh3::xxh3_64(
+        &bytes[payload + (block << 20)..bytes.len().min(payload + ((block + 1) << 20))],
+    );
+    bytes[4096 + 8 * block..4096 + 8 * block + 8].copy_from_slice(&sum.to_le_bytes());
+    let table = xxhash_rust::xxh3::xxh3_64(&bytes[4096..payload]);
+    bytes[296..304].copy_from_slice(&table.to_le_bytes());
+    reseal(&mut bytes);
+    fs::write(&path, &bytes).unwrap();
+    let dbs = db.to_str().unwrap();
+    assert!(morris(&["--variant", "five", "check", "-q", "--db", dbs])
+        .status
+        .success());
+    let tables = root.join("tables");
+    let ts = tables.to_str().unwrap();
+    let out = morris(&[
+        "--variant",
+        "five",
+        "tables",
+        "-q",
+        "--db",
+        dbs,
+        "--out",
+        ts,
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    for (option, arg) in [("--db", dbs), ("--tables", ts)] {
+        let out = morris(&["--variant", "five", "verify", "-q", option, arg]);
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{option}: {t}");
+        let first = t
+            .lines()
+            .find(|l| l.starts_with("FAULT"))
+            .unwrap_or_default();
+        assert!(first.starts_with("FAULT sector 3-3-0-0"), "{option}: {t}");
+        let counts = t
+            .lines()
+            .find_map(|l| l.strip_prefix("faults by sector, dependencies first: "))
+            .unwrap_or_else(|| panic!("{option}: no count per sector: {t}"));
+        assert!(counts.starts_with("3-3-0-0 "), "{option}: {counts}");
+        // The forged value misleads parents too, each counted.
+        assert!(counts.split(", ").count() > 1, "{option}: {counts}");
+        let total: u64 = counts
+            .split(", ")
+            .map(|c| c.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert!(t.contains(&format!(": {total} faults")), "{option}: {t}");
+    }
+}

@@ -20,6 +20,10 @@ pub fn check(
     let bar = CheckBar::new("check", " files", sectors.len() as u64, quiet).bar;
     let (mut faults, mut blocks, mut bytes) = (0u64, 0u64, 0u64);
     let mut lines = Vec::new();
+    if let Some(line) = super::folder::planned_fault_line(&db, sector) {
+        faults += 1;
+        lines.push(line);
+    }
     for s in &sectors {
         bar.set_message(s.to_string());
         match db.sector(*s) {
@@ -51,8 +55,10 @@ pub fn check(
     for l in &lines {
         out.line(l)?;
     }
+    // Tables are two files a sector (win/draw/loss and depth), a database one.
+    let files = sectors.len() * if db.is_tables() { 2 } else { 1 };
     out.line(format_args!(
-        "checked {} files, {blocks} blocks, {bytes} payload bytes: {}",
+        "checked {files} files of {} sectors, {blocks} blocks, {bytes} payload bytes: {}",
         sectors.len(),
         if faults == 0 {
             "all hold".to_string()

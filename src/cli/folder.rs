@@ -106,3 +106,20 @@ pub fn sectors_to_check(db: &Database, sector: Option<&str>) -> Result<Vec<Secto
     }
     Ok(sectors)
 }
+
+/// The fault line of a folder whose record of planned sectors cannot show that it is
+/// complete (see [`Database::planned_fault`]), with what writes the record again; `None`
+/// when the record is sound. Asked only when the whole folder is checked, not one sector.
+pub fn planned_fault_line(db: &Database, sector: Option<&str>) -> Option<String> {
+    if sector.is_some() {
+        return None;
+    }
+    let fault = db.planned_fault()?;
+    let advice = if db.is_tables() {
+        "run `morris tables` again, which checks every table it keeps and records the plan"
+    } else {
+        "run the `morris solve` that made the folder again, which solves what is missing and \
+         records its plan"
+    };
+    Some(format!("FAULT {fault}; {advice}"))
+}

@@ -17,6 +17,11 @@ pub fn verify(variant: &Variant, args: &VerifyArgs) -> Result<ExitCode, Failure>
     let report = verify_with(&db, &sectors, args.max_faults, args.resume, &bar);
     bar.bar.finish_and_clear();
     let mut out = Out::new();
+    let record = super::folder::planned_fault_line(&db, args.sector.as_deref());
+    if let Some(line) = &record {
+        out.line(line)?;
+    }
+    let fault_count = report.fault_count + u64::from(record.is_some());
     for f in &report.faults {
         out.line(format_args!("FAULT {f}"))?;
     }
@@ -24,6 +29,17 @@ pub fn verify(variant: &Variant, args: &VerifyArgs) -> Result<ExitCode, Failure>
         out.line(format_args!(
             "... and {} more faults",
             report.fault_count - report.faults.len() as u64
+        ))?;
+    }
+    if !report.by_sector.is_empty() {
+        let counts: Vec<String> = report
+            .by_sector
+            .iter()
+            .map(|(s, n)| format!("{s} {n}"))
+            .collect();
+        out.line(format_args!(
+            "faults by sector, dependencies first: {}",
+            counts.join(", ")
         ))?;
     }
     let mut missing: Vec<_> = report.faults.iter().filter_map(|f| f.missing).collect();
@@ -49,13 +65,13 @@ pub fn verify(variant: &Variant, args: &VerifyArgs) -> Result<ExitCode, Failure>
         report.sectors,
         report.positions,
         report.children,
-        if report.fault_count == 0 {
+        if fault_count == 0 {
             "all hold".to_string()
         } else {
-            format!("{} faults", report.fault_count)
+            format!("{fault_count} faults")
         }
     ))?;
-    Ok(if report.fault_count == 0 {
+    Ok(if fault_count == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_FAILURE)

@@ -10,6 +10,7 @@ use arc_swap::ArcSwap;
 
 use super::cache::BlockCache;
 use super::file::SectorFile;
+use super::planned;
 use crate::error::{Damage, Error, Missing};
 use crate::rules::too_few_pieces;
 use crate::rules::Position;
@@ -203,16 +204,29 @@ impl Database {
 
     /// The sectors that some `solve` planned in this folder (recorded in its file `planned`),
     /// in increasing order; none when no solve recorded a plan.
+    ///
+    /// A record that cannot be trusted gives the sectors it names that some game reaches;
+    /// [`Database::planned_fault`] says what is wrong with it.
     pub fn planned(&self) -> Vec<Sector> {
-        let text = fs::read_to_string(self.dir.join(PLANNED)).unwrap_or_default();
-        let mut lines = text.lines();
-        if lines.next() != Some(PLANNED_MAGIC) {
-            return Vec::new();
-        }
-        let mut out: Vec<Sector> = lines.filter_map(|l| l.parse().ok()).collect();
-        out.sort();
-        out.dedup();
-        out
+        planned::read(&self.dir, &self.variant).sectors
+    }
+
+    /// What keeps the record of planned sectors from showing that the folder is complete: the
+    /// record is missing while sectors are present, unreadable, garbled (its checksum fails,
+    /// a line is not a sector) or names a sector no game reaches. `None` when it is sound, or
+    /// when the folder holds nothing.
+    pub fn planned_fault(&self) -> Option<Error> {
+        let record = planned::read(&self.dir, &self.variant);
+        let path = self.dir.join(planned::FILE);
+        let why = match record.fault {
+            Some(why) => why,
+            None if !record.exists && !self.present().is_empty() => {
+                "is missing, so a sector gone missing cannot be told from one never planned"
+                    .to_string()
+            }
+            None => return None,
+        };
+        Some(Error::damaged(&path, Damage::Planned(why)))
     }
 
     /// Adds `sectors` to the record of planned sectors (written whole under a temporary name,
@@ -224,22 +238,21 @@ impl Database {
         &self,
         sectors: impl Iterator<Item = Sector>,
     ) -> Result<(), Error> {
-        let before = self.planned();
-        let mut all = before.clone();
+        let before = planned::read(&self.dir, &self.variant);
+        let mut all = before.sectors.clone();
         all.extend(sectors);
         all.sort();
         all.dedup();
-        if all == before {
+        // A sound record that already names every sector stays as it is; a faulty one is
+        // written anew with what it still names and this plan.
+        if all == before.sectors && before.fault.is_none() && before.exists {
             return Ok(());
         }
-        let mut text = format!("{PLANNED_MAGIC}\n");
-        for s in &all {
-            text.push_str(&format!("{s}\n"));
-        }
-        let path = self.dir.join(PLANNED);
+        let text = planned::text(&all);
+        let path = self.dir.join(planned::FILE);
         let part = self
             .dir
-            .join(format!("{PLANNED}.{}.part", std::process::id()));
+            .join(format!("{}.{}.part", planned::FILE, std::process::id()));
         fs::write(&part, text)
             .and_then(|()| fs::rename(&part, &path))
             .map_err(|e| {
@@ -276,6 +289,12 @@ impl Database {
         let path = self.path(sector);
         // A dangling or looping link is not "missing": opening it says what is wrong.
         if !super::file::entry_exists(&path) {
+            return Err(self.missing(sector));
+        }
+        // Tables are two files: a depth table gone missing beside its win/draw/loss table is a
+        // missing sector (with the `tables` run that rebuilds it), not an I/O error.
+        let depth = super::table_path(&self.dir, sector, super::TableKind::Depth);
+        if self.is_tables() && !super::file::entry_exists(&depth) {
             return Err(self.missing(sector));
         }
         let slots = self.index(sector).size();
@@ -374,10 +393,6 @@ impl Database {
         self.with_file(Sector::of(pos), |file| file.outcome_of(slot, pos))
     }
 }
-
-/// The record of the sectors that `solve` planned, in a rule set's folder.
-const PLANNED: &str = "planned";
-const PLANNED_MAGIC: &str = "morris planned sectors 1";
 
 /// The folder name of a variant's rule set in a database folder: `VARIANT.RULESETID`, e.g.
 /// `six.pieces-6.flying-never.removal-standard.phases-separate.full-board-loss.no-move-loss`.

@@ -8,6 +8,7 @@ mod file;
 mod format;
 mod lock;
 mod model;
+mod planned;
 mod sector_tables;
 mod table;
 mod write;

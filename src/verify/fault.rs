@@ -45,11 +45,14 @@ pub(super) struct Faults {
     pub(super) list: Vec<Fault>,
     pub(super) count: u64,
     pub(super) max: usize,
+    /// Every fault counted by the sector it was found in.
+    pub(super) by_sector: BTreeMap<Sector, u64>,
 }
 
 impl Faults {
     pub(super) fn note(&mut self, f: Fault) {
         self.count += 1;
+        *self.by_sector.entry(f.sector).or_default() += 1;
         if self.list.len() < self.max {
             self.list.push(f);
         }

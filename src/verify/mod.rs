@@ -43,6 +43,10 @@ pub struct Report {
     pub fault_count: u64,
     /// Sectors not recomputed because their proof record still held (`resume`).
     pub skipped: usize,
+    /// The count of faults of each sector that has any, dependencies first: a sector's wrong
+    /// values make its parents' values disagree with them, so the first sector listed is the
+    /// one to look at first.
+    pub by_sector: Vec<(Sector, u64)>,
 }
 
 impl Fault {
@@ -97,6 +101,8 @@ fn prove(
     generic: bool,
     progress: &dyn Progress,
 ) -> Report {
+    let order = dependencies_first(db, sectors);
+    let sectors = &order[..];
     let mut proof = Proof {
         db,
         sectors,
@@ -106,6 +112,7 @@ fn prove(
             list: Vec::new(),
             count: 0,
             max: max_faults,
+            by_sector: BTreeMap::new(),
         },
         report: Report::default(),
         resume,
@@ -119,7 +126,26 @@ fn prove(
     let mut report = proof.report;
     report.faults = proof.faults.list;
     report.fault_count = proof.faults.count;
+    report.by_sector = sectors
+        .iter()
+        .filter_map(|s| Some((*s, *proof.faults.by_sector.get(s)?)))
+        .collect();
     report
+}
+
+/// `sectors` in the order of a plan (the sectors each depends on before it), so that the faults
+/// of a sector come before those its wrong values cause in its parents.
+fn dependencies_first(db: &Database, sectors: &[Sector]) -> Vec<Sector> {
+    let asked: BTreeSet<Sector> = sectors.iter().copied().collect();
+    let mut order: Vec<Sector> = crate::space::plan(db.variant(), sectors)
+        .into_iter()
+        .flat_map(|u| u.sectors)
+        .filter(|s| asked.contains(s))
+        .collect();
+    // A sector no plan holds (no game reaches it) still gets its fault, last.
+    let planned: BTreeSet<Sector> = order.iter().copied().collect();
+    order.extend(asked.difference(&planned));
+    order
 }
 
 /// Opens the files of `sectors` and of every sector they depend on.
