@@ -269,3 +269,158 @@ fn a_flipped_byte_is_reported_never_answered() {
         assert!(!text.contains("\"value\""), "no value answered: {text}");
     }
 }
+
+/// A way of damaging a table file.
+type Damager<'a> = Box<dyn Fn() + 'a>;
+
+/// A rerun of `tables` keeps nothing it has not checked: a table file truncated, extended,
+/// with a flipped block byte or a damaged block index, the win/draw/loss and depth files
+/// swapped, or a depth file deleted, is rebuilt (and said so), to the same bytes as before;
+/// then `check --tables` holds and counts both files of every sector.
+#[test]
+fn a_rerun_rebuilds_every_table_that_fails_its_check() {
+    let (db, tables) = solve_and_build("tables-six-rerun", "six", &[]);
+    let v = Variant::by_name("six").unwrap();
+    let dir = Database::tables(&tables, &v, 0)
+        .unwrap()
+        .dir()
+        .to_path_buf();
+    let sector = "4-4-0-0";
+    let (wdl, dtm) = (
+        dir.join(format!("{sector}.wdl")),
+        dir.join(format!("{sector}.dtm")),
+    );
+    let (wdl_bytes, dtm_bytes) = (fs::read(&wdl).unwrap(), fs::read(&dtm).unwrap());
+    let index_at = u64_at(&wdl_bytes, 320) as usize;
+    let data_at = u64_at(&wdl_bytes, 328) as usize;
+    let damage: Vec<(&str, Damager)> = vec![
+        (
+            "truncated",
+            Box::new(|| fs::write(&wdl, &wdl_bytes[..4096]).unwrap()),
+        ),
+        (
+            "extended",
+            Box::new(|| {
+                let mut b = wdl_bytes.clone();
+                b.extend_from_slice(&[0; 100]);
+                fs::write(&wdl, b).unwrap()
+            }),
+        ),
+        (
+            "block byte",
+            Box::new(|| {
+                let mut b = wdl_bytes.clone();
+                b[data_at + 7] ^= 0x21;
+                fs::write(&wdl, b).unwrap()
+            }),
+        ),
+        (
+            "block index",
+            Box::new(|| {
+                let mut b = dtm_bytes.clone();
+                b[index_at + 3] ^= 0x04;
+                fs::write(&dtm, b).unwrap()
+            }),
+        ),
+        (
+            "swapped",
+            Box::new(|| {
+                fs::write(&wdl, &dtm_bytes).unwrap();
+                fs::write(&dtm, &wdl_bytes).unwrap();
+            }),
+        ),
+        ("depth deleted", Box::new(|| fs::remove_file(&dtm).unwrap())),
+    ];
+    let (dbs, ts) = (db.to_str().unwrap(), tables.to_str().unwrap());
+    for (case, damage) in &damage {
+        damage();
+        let (ok, text) = six_on(&tables, &["check"], "");
+        assert!(!ok, "{case}: check holds: {text}");
+        let out = run_morris(
+            &["--variant", "six", "tables", "-q", "--db", dbs, "--out", ts],
+            "",
+        );
+        let text = output_text(&out);
+        assert!(out.status.success(), "{case}: {text}");
+        if *case != "depth deleted" {
+            assert!(
+                text.contains(&format!("rebuilding {sector}: its tables fail their check")),
+                "{case}: {text}"
+            );
+        }
+        assert_eq!(fs::read(&wdl).unwrap(), wdl_bytes, "{case}");
+        assert_eq!(fs::read(&dtm).unwrap(), dtm_bytes, "{case}");
+        let (ok, text) = six_on(&tables, &["check"], "");
+        assert!(ok, "{case}: {text}");
+    }
+    let sectors = Database::tables(&tables, &v, 0).unwrap().present().len();
+    let (_, text) = six_on(&tables, &["check"], "");
+    assert!(
+        text.contains(&format!(
+            "checked {} files of {sectors} sectors",
+            2 * sectors
+        )),
+        "{text}"
+    );
+    // A missing depth table is a missing sector with the `tables` run that rebuilds it.
+    let t = Database::tables(&tables, &v, READER_CACHE_BYTES).unwrap();
+    let s: Sector = sector.parse().unwrap();
+    let (index, file) = (t.index(s), t.sector(s).unwrap());
+    let position = (0..index.size())
+        .filter_map(|slot| Some((index.position(slot)?, file.cell(slot).unwrap()?)))
+        .find(|(_, value)| value.depth().is_some())
+        .map(|(pos, _)| pos.to_notation(&v, Color::White))
+        .expect("a won or lost position");
+    drop((file, t));
+    fs::remove_file(&dtm).unwrap();
+    let (ok, text) = six_on(&tables, &["query", "--json", &position], "");
+    assert!(!ok && text.contains("morris tables"), "{text}");
+    let (ok, text) = six_on(&tables, &["check"], "");
+    assert!(
+        !ok && text.contains(&format!("FAULT sector {sector}: ")),
+        "{text}"
+    );
+    assert!(!text.contains("No such file"), "{text}");
+    fs::write(&dtm, &dtm_bytes).unwrap();
+}
+
+/// `tables --out` inside the database folder (or the folder itself) is refused before
+/// anything is written.
+#[test]
+fn tables_out_inside_the_database_is_refused() {
+    let (db, _) = solve_and_build("tables-six-inside", "six", &[]);
+    let rules = fs::read_dir(&db).unwrap().next().unwrap().unwrap().path();
+    for out in [
+        db.clone(),
+        db.join("tables"),
+        rules.join("t"),
+        db.join("new").join("deeper"),
+    ] {
+        let o = run_morris(
+            &[
+                "--variant",
+                "six",
+                "tables",
+                "--db",
+                db.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{}: {}",
+            out.display(),
+            output_text(&o)
+        );
+        assert!(
+            output_text(&o).contains("database folder")
+                || output_text(&o).contains("another folder"),
+            "{}",
+            output_text(&o)
+        );
+        assert!(!out.exists() || out == db, "{}", out.display());
+    }
+}

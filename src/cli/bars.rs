@@ -220,4 +220,16 @@ impl TablesProgress for TablesBar {
             &line,
         );
     }
+    fn replaced(&self, sector: morris::Sector, fault: &morris::Error) {
+        // Said even under --quiet: a file that was there and failed its check is news.
+        let line = format!("rebuilding {sector}: its tables fail their check: {fault}");
+        log(
+            self.bar.is_hidden(),
+            |l| {
+                self.bar.println(l);
+                Ok(())
+            },
+            &line,
+        );
+    }
 }

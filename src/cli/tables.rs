@@ -1,6 +1,7 @@
 //! `morris tables`: compact tables built from a solved database folder, with a bar, a line
 //! per sector, and the sizes side by side with the database's.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -31,15 +32,13 @@ pub fn tables(variant: &Variant, args: &TablesArgs) -> Result<ExitCode, Failure>
     if db.present().is_empty() {
         return Err(super::folder::nothing_solved(&db));
     }
-    let same = |a: &std::path::Path, b: &std::path::Path| {
-        a.canonicalize()
-            .ok()
-            .is_some_and(|a| b.canonicalize().ok() == Some(a))
-    };
-    if same(&args.db, &args.out) {
-        return Err(bad_input(
-            "--out must be another folder than --db".to_string(),
-        ));
+    if within(&args.out, &args.db) {
+        return Err(bad_input(format!(
+            "--out {} lies in the database folder --db {}: give a folder outside it (the \
+             tables would be mixed with the database's subfolders)",
+            args.out.display(),
+            args.db.display()
+        )));
     }
     let options = Options {
         wdl_level: args.wdl_level,
@@ -88,4 +87,31 @@ pub fn tables(variant: &Variant, args: &TablesArgs) -> Result<ExitCode, Failure>
         summary.database_bytes,
     ))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `path` is `folder` or lies inside it, links resolved. `path` need not exist yet:
+/// its nearest existing ancestor is resolved and the rest appended.
+fn within(path: &Path, folder: &Path) -> bool {
+    let Ok(folder) = folder.canonicalize() else {
+        return false;
+    };
+    let mut rest = Vec::new();
+    let mut at = path;
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            let full = rest.iter().rev().fold(real, |p: PathBuf, c| p.join(c));
+            return full.starts_with(&folder);
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = if parent.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    parent
+                };
+            }
+            _ => return false,
+        }
+    }
 }

@@ -6,6 +6,7 @@ mod sector;
 
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -13,7 +14,7 @@ pub use sector::{build_sector, ModelChoice, Options};
 
 use crate::error::Error;
 use crate::space::Sector;
-use crate::store::{read_table_header, table_path, Database, TableKind};
+use crate::store::{read_table_header, table_path, BlockCache, Database, SectorFile, TableKind};
 
 /// What building one sector's tables came to.
 #[derive(Clone, Debug, Serialize)]
@@ -48,6 +49,8 @@ pub trait TablesProgress: Sync {
     fn advance(&self, _n: u64) {}
     /// A sector's tables are built (or were found built).
     fn built(&self, _report: &SectorReport) {}
+    /// A sector's tables were found and failed their check (`fault`): they are rebuilt.
+    fn replaced(&self, _sector: Sector, _fault: &Error) {}
 }
 
 /// Reports nothing.
@@ -74,9 +77,12 @@ pub fn build_tables(
     fs::create_dir_all(tables.dir()).map_err(|e| Error::io(tables.dir(), e))?;
     remove_stale_temporaries(tables.dir());
     progress.begin(sectors.iter().map(|&s| db.index(s).size()).sum());
+    // Recorded first, so that an interrupted run leaves a folder that `check --tables` can
+    // show incomplete.
+    tables.record_planned(db.expected().into_iter())?;
     let mut reports = Vec::with_capacity(sectors.len());
     for &s in &sectors {
-        let report = match kept(db, &tables, s)? {
+        let report = match kept(db, &tables, s, progress)? {
             Some(report) => report,
             None => build_sector(db, s, tables.dir(), options, progress)?,
         };
@@ -86,26 +92,57 @@ pub fn build_tables(
         progress.built(&report);
         reports.push(report);
     }
-    tables.record_planned(db.expected().into_iter())?;
     Ok(reports)
 }
 
 /// The report of a sector whose two tables are already built from its database file as it
-/// is now (their headers checked; `check --tables` checks their blocks), or `None`.
-fn kept(db: &Database, tables: &Database, s: Sector) -> Result<Option<SectorReport>, Error> {
+/// is now, or `None` when they must be built. A rerun keeps nothing it has not checked: both
+/// files are opened as a reader opens them (header, rule set, sector, slots, length, block
+/// index) and every block's checksum is checked, so that a damaged, truncated, extended or
+/// swapped file is rebuilt (and reported to `progress`) instead of kept.
+fn kept(
+    db: &Database,
+    tables: &Database,
+    s: Sector,
+    progress: &dyn TablesProgress,
+) -> Result<Option<SectorReport>, Error> {
     let file = db.sector(s)?;
     let source = file.header().checksum;
-    let header = |kind| read_table_header(&table_path(tables.dir(), s, kind)).ok();
-    let (Some(w), Some(d)) = (header(TableKind::Wdl), header(TableKind::Depth)) else {
-        return Ok(None);
-    };
-    let slots = db.index(s).size();
-    let fits = |h: &crate::store::TableHeader| {
-        h.source_checksum == source && h.slots == slots && h.sector == s
-    };
-    if !fits(&w) || !fits(&d) {
+    let (wdl_path, depth_path) = (
+        table_path(tables.dir(), s, TableKind::Wdl),
+        table_path(tables.dir(), s, TableKind::Depth),
+    );
+    if !wdl_path.exists() && !depth_path.exists() {
         return Ok(None);
     }
+    let slots = db.index(s).size();
+    let checked = SectorFile::open_tables(
+        tables.dir(),
+        db.variant(),
+        db.index(s),
+        Arc::new(BlockCache::new(0)),
+        false,
+    )
+    .and_then(|t| match t.faults().into_iter().next() {
+        Some(fault) => Err(fault),
+        None => Ok(t),
+    });
+    let t = match checked {
+        Ok(t) => t,
+        Err(fault) => {
+            progress.replaced(s, &fault);
+            return Ok(None);
+        }
+    };
+    // Tables sound in themselves but built from another database file: rebuilt, silently,
+    // as the database changed under them.
+    if t.header().checksum != source {
+        return Ok(None);
+    }
+    let (w, d) = (
+        read_table_header(&wdl_path)?,
+        read_table_header(&depth_path)?,
+    );
     Ok(Some(SectorReport {
         sector: s.to_string(),
         slots,
