@@ -372,9 +372,31 @@ fn bad_requests_get_their_status_and_an_error() {
         assert!(error.len() < 1000, "{method} {target}: {error}");
         assert!(!error.contains("root:"), "{target} leaked a file: {error}");
     }
-    // A request body is refused past 4 KiB.
+    // A request body is refused past 4 KiB, with a length or in chunks, with an error.
     let r = request(server.addr, "GET", "/api/variants", &"x".repeat(5000)).unwrap();
     assert_eq!(r.status, 413);
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("over 4096 bytes"));
+    for (chunks, status) in [(3, 200), (5, 413)] {
+        let mut s = TcpStream::connect(server.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let chunk = format!("400\r\n{}\r\n", "c".repeat(1024));
+        let body = format!("{}0\r\n\r\n", chunk.repeat(chunks));
+        let head = "GET /api/variants HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let _ = s.write_all(format!("{head}{body}").as_bytes());
+        let r = read_response(&mut BufReader::new(&s)).expect("an answer");
+        assert_eq!(r.status, status, "{chunks} KiB in chunks: {}", r.text());
+        if status == 413 {
+            assert!(r.json()["error"].as_str().is_some(), "{}", r.text());
+        }
+        assert_eq!(
+            r.header("connection"),
+            Some("close"),
+            "a body ends the connection"
+        );
+    }
     // Long parameters are quoted clipped.
     let long = "y".repeat(10_000);
     let r = get(
@@ -442,6 +464,14 @@ fn oversized_slow_and_silent_clients_are_bounded() {
     let _ = s.write_all(huge.as_bytes()); // the server may stop reading early
     let r = read_response(&mut BufReader::new(&s)).expect("an answer to a 1 MB query string");
     assert_eq!(r.status, 431);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("head is over 16 KiB"),
+        "{}",
+        r.text()
+    );
 
     // 1 MB of headers too.
     let mut s = TcpStream::connect(server.addr).unwrap();
@@ -454,6 +484,52 @@ fn oversized_slow_and_silent_clients_are_bounded() {
     let _ = s.write_all(headers.as_bytes());
     let r = read_response(&mut BufReader::new(&s)).expect("an answer to 1 MB of headers");
     assert_eq!(r.status, 431);
+    assert!(r.json()["error"].as_str().is_some(), "{}", r.text());
+
+    // More headers than the bound, each short, and a head just under 16 KiB that passes.
+    for (headers, filler, status) in [
+        (150, 1, 431),
+        (100, 1, 200),
+        (2, 16_000, 200),
+        (2, 16_400, 431),
+    ] {
+        let mut s = TcpStream::connect(server.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut head = String::from("GET /api/variants HTTP/1.1\r\n");
+        for i in 0..headers - 1 {
+            head.push_str(&format!("X-{i}: {}\r\n", "h".repeat(filler)));
+        }
+        head.push_str("Host: x\r\n\r\n");
+        let _ = s.write_all(head.as_bytes());
+        let r = read_response(&mut BufReader::new(&s)).expect("an answer");
+        assert_eq!(
+            r.status,
+            status,
+            "{headers} headers of {filler}: {}",
+            r.text()
+        );
+        let key = if status == 200 { "variants" } else { "error" };
+        assert!(r.json().get(key).is_some(), "{}", r.text());
+    }
+    // A connection asking twice, the second head past the bound: the first answered 200.
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let two = format!(
+        "GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\nGET /api/variants HTTP/1.1\r\nX-Big: {}\r\n\r\n",
+        "b".repeat(20_000)
+    );
+    let _ = s.write_all(two.as_bytes());
+    let mut reader = BufReader::new(&s);
+    assert_eq!(
+        read_response(&mut reader).expect("the first answer").status,
+        200
+    );
+    assert_eq!(
+        read_response(&mut reader)
+            .expect("the second answer")
+            .status,
+        431
+    );
 
     // A client sending its request a byte at a time, past the 1 s timeout: 408, in time.
     let s = TcpStream::connect(server.addr).unwrap();
@@ -958,4 +1034,55 @@ fn explore_says_what_solving_the_missing_sector_costs() {
 /// `solve_cost.units` of an explore answer.
 fn units_before(explore: &serde_json::Value) -> u64 {
     explore["solve_cost"]["units"].as_u64().unwrap()
+}
+
+/// A position of one rule set is never answered from a database of another, at the command
+/// line's door and the API's: the rule switches select the rule set's folder, and a folder
+/// holding only six under standard removal answers a strict-removal question with "not
+/// solved", naming the rule set, never with the standard value (which differs: win in 11
+/// under strict removal, loss in 10 under standard, for this position).
+#[test]
+fn a_position_of_other_rules_is_never_answered_from_another_rule_sets_database() {
+    let db = databases();
+    let dbs = db.to_str().unwrap();
+    let position = "..W/.B./BB.W/..B/.BW w 0 0";
+    let standard = morris(&["--variant", "six", "query", "--json", "--db", dbs, position]);
+    assert!(standard.status.success());
+    let value: serde_json::Value = serde_json::from_slice(&standard.stdout).unwrap();
+    assert_eq!(
+        (value["value"].as_str(), value["depth"].as_u64()),
+        (Some("loss"), Some(10))
+    );
+    let strict = morris(&[
+        "--variant",
+        "six",
+        "--removal",
+        "strict",
+        "query",
+        "--json",
+        "--db",
+        dbs,
+        position,
+    ]);
+    let text = String::from_utf8_lossy(&strict.stdout).to_string()
+        + &String::from_utf8_lossy(&strict.stderr);
+    assert_eq!(strict.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("removal-strict") && !text.contains("\"value\""),
+        "{text}"
+    );
+    let server = Server::start(&db, 5.0);
+    let r = get(
+        server.addr,
+        &format!(
+            "/api/query?variant=six&removal=strict&position={}",
+            enc(position)
+        ),
+    );
+    assert_eq!(r.status, 404, "{}", r.text());
+    let error = r.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        error.contains("removal strict") || error.contains("removal-strict"),
+        "{error}"
+    );
 }

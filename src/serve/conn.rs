@@ -7,6 +7,10 @@
 //! when hyper gives up on a begun head, the 408 goes out through the handle kept here. Before
 //! closing after an error the connection is shut for writing and drained for a moment, so that
 //! a client still sending its oversized request gets the answer rather than a reset.
+//!
+//! A request head over [`MAX_HEAD`] bytes or [`MAX_HEADERS`] headers is bounded here too, as
+//! the bytes are read ([`HeadBound`]), before hyper would refuse it: hyper's own refusal is a
+//! 431 without a body, where every error of the API has `{"error":"..."}`.
 
 use std::convert::Infallible;
 use std::fmt;
@@ -33,6 +37,12 @@ use crate::query::wire;
 
 /// The largest request head (request line and headers) read.
 pub(super) const MAX_HEAD: usize = 16 * 1024;
+/// The most headers of a request: hyper's own bound, which the head's bound keeps it from
+/// meeting.
+const MAX_HEADERS: usize = 100;
+/// hyper's read buffer: room for a whole head and a small body, so that hyper never meets its
+/// own bound before [`HeadBound`] does.
+const READ_BUFFER: usize = 2 * MAX_HEAD + 8 * 1024;
 /// Connections served at once; more wait to be accepted.
 const MAX_CONNECTIONS: usize = 512;
 /// How long a closing connection is drained, and how much of it.
@@ -70,6 +80,8 @@ struct Activity {
     last: AtomicU64,
     /// Bytes were read since the last request head was complete.
     head_begun: AtomicBool,
+    /// The head being read grew past its bound: the connection is answered 431 here.
+    head_too_large: AtomicBool,
 }
 
 impl Activity {
@@ -85,10 +97,63 @@ impl Activity {
     }
 }
 
-/// hyper's handle on the socket: reads and writes through a shared `TcpStream`, noting activity.
+/// hyper's handle on the socket: reads and writes through a shared `TcpStream`, noting activity
+/// and bounding request heads.
 struct Shared {
     stream: Arc<TcpStream>,
     activity: Arc<Activity>,
+    head: HeadBound,
+}
+
+/// Where the bytes read stand in a request head: how many bytes and complete lines it has, and
+/// whether the last byte ended a line (`\n`, or `\n` then `\r`), so that an empty line, the head's
+/// end, is seen across reads. Bytes after a head (a body, the API takes none but tolerates a
+/// small one) are counted as the next head's: a body and a head of the bounds together still
+/// fit, and a request with a body is answered with `connection: close` (see `serve/mod.rs`).
+#[derive(Debug, Default)]
+struct HeadBound {
+    bytes: usize,
+    lines: usize,
+    /// 0: inside a line; 1: a line just ended; 2: a line ended and `\r` followed.
+    at_line_start: u8,
+    /// The bound was met: the next read fails.
+    exceeded: bool,
+}
+
+impl HeadBound {
+    /// How many of `bytes` may be passed on: all, or those before the one that takes the head
+    /// past [`MAX_HEAD`] bytes or [`MAX_HEADERS`] headers (then the bound is marked exceeded).
+    fn admit(&mut self, bytes: &[u8]) -> usize {
+        for (i, &b) in bytes.iter().enumerate() {
+            match (b, self.at_line_start) {
+                (b'\n', 1 | 2) => {
+                    // An empty line: the head is complete, the next begins.
+                    *self = HeadBound::default();
+                    continue;
+                }
+                (b'\n', _) => {
+                    self.lines += 1;
+                    self.at_line_start = 1;
+                }
+                (b'\r', 1) => self.at_line_start = 2,
+                (b'\r', _) => {}
+                _ => {
+                    // A line beyond the request line and the most headers begins.
+                    if self.at_line_start != 0 && self.lines > MAX_HEADERS {
+                        self.exceeded = true;
+                        return i;
+                    }
+                    self.at_line_start = 0;
+                }
+            }
+            self.bytes += 1;
+            if self.bytes > MAX_HEAD {
+                self.exceeded = true;
+                return i;
+            }
+        }
+        bytes.len()
+    }
 }
 
 impl AsyncRead for Shared {
@@ -97,15 +162,23 @@ impl AsyncRead for Shared {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if this.head.exceeded {
+            this.activity.head_too_large.store(true, Relaxed);
+            return Poll::Ready(Err(io::Error::other("request head too large")));
+        }
         loop {
-            ready!(self.stream.poll_read_ready(cx))?;
-            match self.stream.try_read(buf.initialize_unfilled()) {
+            ready!(this.stream.poll_read_ready(cx))?;
+            match this.stream.try_read(buf.initialize_unfilled()) {
                 Ok(n) => {
                     if n > 0 {
-                        self.activity.touch();
-                        self.activity.head_begun.store(true, Relaxed);
+                        this.activity.touch();
+                        this.activity.head_begun.store(true, Relaxed);
                     }
-                    buf.advance(n);
+                    // Bytes past the head's bound are dropped: the connection ends with a
+                    // 431 at the next read.
+                    let admitted = this.head.admit(&buf.initialize_unfilled()[..n]);
+                    buf.advance(admitted);
                     return Poll::Ready(Ok(()));
                 }
                 // Readiness was cleared: wait for the next.
@@ -151,7 +224,9 @@ enum End {
     Done,
     /// A request head began but did not arrive in time.
     HeadTimeout,
-    /// hyper refused the head (too large, malformed) and answered it.
+    /// The head grew past its bound ([`HeadBound`]); not answered yet.
+    TooLarge,
+    /// hyper refused the head (malformed) and answered it.
     Refused(&'static str, StatusCode),
     /// Nothing moved for too long.
     Stalled,
@@ -166,10 +241,12 @@ async fn serve(stream: TcpStream, peer: SocketAddr, app: Router, timeout: Durati
         born: started,
         last: AtomicU64::new(0),
         head_begun: AtomicBool::new(false),
+        head_too_large: AtomicBool::new(false),
     });
     let io = TokioIo::new(Shared {
         stream: stream.clone(),
         activity: activity.clone(),
+        head: HeadBound::default(),
     });
     let seen = activity.clone();
     let service = service_fn(move |request: Request<Incoming>| {
@@ -179,9 +256,11 @@ async fn serve(stream: TcpStream, peer: SocketAddr, app: Router, timeout: Durati
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(timeout)
-        .max_buf_size(MAX_HEAD);
+        .max_buf_size(READ_BUFFER)
+        .max_headers(MAX_HEADERS);
     let end = tokio::select! {
         result = http.serve_connection(io, service) => match result {
+            _ if activity.head_too_large.load(Relaxed) => End::TooLarge,
             Ok(()) => End::Done,
             Err(e) if e.is_timeout() && activity.head_begun.load(Relaxed) => End::HeadTimeout,
             Err(e) if e.is_parse_too_large() => {
@@ -205,7 +284,29 @@ async fn serve(stream: TcpStream, peer: SocketAddr, app: Router, timeout: Durati
             ));
             return;
         }
-        End::HeadTimeout => request_timeout(&mut stream, timeout, started).await,
+        End::HeadTimeout => {
+            let why = format!(
+                "the request did not arrive within {:.1} s",
+                timeout.as_secs_f64()
+            );
+            let status = StatusCode::REQUEST_TIMEOUT;
+            refuse(&mut stream, status, why, "(request head too slow)", started).await;
+        }
+        End::TooLarge => {
+            let why = format!(
+                "the request head is over {} KiB or {MAX_HEADERS} headers",
+                MAX_HEAD / 1024
+            );
+            let status = StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE;
+            refuse(
+                &mut stream,
+                status,
+                why,
+                "(request head too large)",
+                started,
+            )
+            .await;
+        }
         End::Refused(why, status) => log_request("-", &format!("({why})"), status, started),
     }
     linger(&mut stream).await;
@@ -227,25 +328,24 @@ async fn answer_logged(
     Ok(response)
 }
 
-/// Answers a request head that began but did not arrive within `timeout` with a 408.
-async fn request_timeout(stream: &mut TcpStream, timeout: Duration, started: Instant) {
-    let body = wire::line(&wire::ErrorJson {
-        error: format!(
-            "the request did not arrive within {:.1} s",
-            timeout.as_secs_f64()
-        ),
-    });
+/// Answers a request that hyper did not take (its head too slow or too large) with `status`
+/// and `{"error": why}`, and logs it as `what`.
+async fn refuse(
+    stream: &mut TcpStream,
+    status: StatusCode,
+    why: String,
+    what: &str,
+    started: Instant,
+) {
+    let body = wire::line(&wire::ErrorJson { error: why });
     let answer = format!(
-        "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or(""),
         body.len()
     );
     let _ = tokio::time::timeout(LINGER, stream.write_all(answer.as_bytes())).await;
-    log_request(
-        "-",
-        "(request head too slow)",
-        StatusCode::REQUEST_TIMEOUT,
-        started,
-    );
+    log_request("-", what, status, started);
 }
 
 /// Shuts the socket for writing and reads what the client still sends, for a moment, so that

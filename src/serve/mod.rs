@@ -23,20 +23,21 @@
 //! position found, or no such path; 405
 //! another method; 408 a request head that did not arrive within the timeout; 413 a body over
 //! 4 KiB; 431 a request head over 16 KiB; 500 a damaged database or an I/O error; 503 database
-//! work that did not finish within the timeout. Errors are `{"error":"..."}` (the 413 and 431
-//! of the HTTP layer have no body). One line per request goes to standard error: method,
+//! work that did not finish within the timeout. Errors are `{"error":"..."}`, the 408, 413
+//! and 431 of the HTTP layer too. One line per request goes to standard error: method,
 //! target, status, duration.
 //!
 //! axum routes (on hyper and tower, the tokio project's stack); the connections are served by
 //! hyper's HTTP/1 directly rather than through `axum::serve`, to bound the request head's size
-//! and read time and answer a client too slow to send it with a 408 (see `serve/conn.rs`). tower-http
-//! bounds bodies and handler time. Database reads (memory-mapped, each block hashed on first
+//! and read time and answer a client too slow to send it with a 408 (see `serve/conn.rs`). A
+//! middleware bounds bodies (`serve/body.rs`), tower-http handler time. Database reads (memory-mapped, each block hashed on first
 //! read) run on tokio's blocking threads, at most a few per core at once.
 
 mod answer;
 mod api;
 mod app;
 mod assets;
+mod body;
 mod catalog;
 mod conn;
 mod cors;
@@ -54,11 +55,7 @@ use axum::routing::get;
 use axum::Router;
 use catalog::Catalog;
 pub use cors::Cors;
-use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
-
-/// The largest request body accepted (the API takes none).
-const MAX_BODY: usize = 4096;
 
 /// How `morris serve` runs.
 #[derive(Clone, Debug)]
@@ -166,7 +163,7 @@ fn router(app: Arc<App>, timeout: Duration, cors: Cors) -> Router {
             Arc::new(cors),
             cors::layer,
         ))
-        .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(axum::middleware::from_fn(body::bounded))
         // A second net under the handlers' own deadline (see `api`), which says more.
         .layer(TimeoutLayer::with_status_code(
             axum::http::StatusCode::SERVICE_UNAVAILABLE,
