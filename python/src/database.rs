@@ -14,7 +14,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use rayon::prelude::*;
 
-use crate::errors::{check_folder, detached, guard, nothing_solved, Fail};
+use crate::args::{count, Count, Folder, Text};
+use crate::errors::{check_folder, detached, guard, nothing_solved, BadPositionError, Fail};
 use crate::position::Target;
 use crate::variant::{Game, PyVariant, RuleArgs};
 
@@ -80,7 +81,8 @@ impl Probe {
     /// losses even ones.
     #[new]
     #[pyo3(signature = (value, depth = None))]
-    fn new(value: String, depth: Option<u32>) -> PyResult<Probe> {
+    fn new(value: Text, depth: Option<Count<u32>>) -> PyResult<Probe> {
+        let (value, depth) = (value.0, count(depth));
         let v = match (value.as_str(), depth) {
             ("draw", None) => Value::Draw,
             ("win", Some(d)) if d % 2 == 1 => Value::Win(d),
@@ -210,15 +212,16 @@ impl PyDatabase {
     /// With `errors="raise"` the first position that fails raises its error, the message
     /// prefixed with `item N: ` (N counting from 0); with `errors="none"` it gets `None`.
     #[pyo3(
-        signature = (positions, *, errors = String::from("raise")),
+        signature = (positions, *, errors = Text(String::from("raise"))),
         text_signature = "($self, positions, *, errors='raise')"
     )]
     fn probe_many(
         &self,
         py: Python<'_>,
         positions: &Bound<'_, PyAny>,
-        errors: String,
+        errors: Text,
     ) -> PyResult<Vec<Option<Py<Probe>>>> {
+        let errors = errors.0;
         let raise = match errors.as_str() {
             "raise" => true,
             "none" => false,
@@ -228,29 +231,42 @@ impl PyDatabase {
                 )))
             }
         };
+        // A position that is refused before any reading (of another rule set, text that is
+        // not text) is an item's error as any other: prefixed, or `None`.
         let mut targets = Vec::new();
-        for item in positions.try_iter()? {
-            targets.push(Target::extract(&item?, &self.game)?);
+        for (i, item) in positions.try_iter()?.enumerate() {
+            match Target::extract(&item?, &self.game) {
+                Ok(t) => targets.push(Some(t)),
+                Err(e) if e.is_instance_of::<BadPositionError>(py) => {
+                    if raise {
+                        let message = format!("item {i}: {}", e.value(py));
+                        return Err(BadPositionError::new_err(message));
+                    }
+                    targets.push(None);
+                }
+                Err(e) => return Err(e),
+            }
         }
         let (db, game) = (&*self.db, &*self.game);
-        let results: Vec<Result<Value, Fail>> = py.detach(|| {
+        let results: Vec<Option<Result<Value, Fail>>> = py.detach(|| {
             targets
                 .par_iter()
                 .with_min_len(256)
                 .map(|t| {
-                    guard(|| {
+                    let t = t.as_ref()?;
+                    Some(guard(|| {
                         let (pos, _) = t.resolve(game)?;
                         Ok(db.probe(&pos)?)
-                    })
+                    }))
                 })
                 .collect()
         });
         let mut out = Vec::with_capacity(results.len());
         for (i, r) in results.into_iter().enumerate() {
             match r {
-                Ok(v) => out.push(Some(probe_object(py, v)?)),
-                Err(e) if raise => return Err(e.into_py(py, Some(&format!("item {i}: ")))),
-                Err(_) => out.push(None),
+                Some(Ok(v)) => out.push(Some(probe_object(py, v)?)),
+                Some(Err(e)) if raise => return Err(e.into_py(py, Some(&format!("item {i}: ")))),
+                Some(Err(_)) | None => out.push(None),
             }
         }
         Ok(out)
@@ -277,15 +293,19 @@ impl PyDatabase {
     /// to one chosen by the seed. `"strong"`, `"club"` and `"novice"` draw among every solved
     /// move by a softmax over value and depth (temperature 0.15, 0.35, 0.8), repeatably with
     /// `seed`, anew each call without one.
-    #[pyo3(signature = (position, *, strength = "perfect", seed = None))]
+    #[pyo3(
+        signature = (position, *, strength = Text(String::from("perfect")), seed = None),
+        text_signature = "($self, position, *, strength='perfect', seed=None)"
+    )]
     fn best_move(
         &self,
         position: &Bound<'_, PyAny>,
-        strength: &str,
-        seed: Option<u64>,
+        strength: Text,
+        seed: Option<Count<u64>>,
     ) -> PyResult<Option<String>> {
+        let seed = count(seed);
         let strength =
-            Strength::parse(strength).map_err(|e| Fail::from(e).into_py(position.py(), None))?;
+            Strength::parse(&strength.0).map_err(|e| Fail::from(e).into_py(position.py(), None))?;
         self.on(position, |db, pos, _| {
             let mv = morris::query::move_at(db, pos, strength, seed)?;
             Ok(mv.map(|m| m.to_notation(db.variant().board())))
@@ -404,13 +424,14 @@ fn the_rule_set(root: &Path, rules: &RuleArgs) -> Result<Variant, Fail> {
 #[pyo3(signature = (path, variant = None, *, flying = None, removal = None, phases = None, full_board = None))]
 pub(crate) fn open(
     py: Python<'_>,
-    path: PathBuf,
+    path: Folder,
     variant: Option<&Bound<'_, PyAny>>,
-    flying: Option<String>,
-    removal: Option<String>,
-    phases: Option<String>,
-    full_board: Option<String>,
+    flying: Option<Text>,
+    removal: Option<Text>,
+    phases: Option<Text>,
+    full_board: Option<Text>,
 ) -> PyResult<PyDatabase> {
+    let path = path.0;
     let rules = crate::variant::RuleArgs {
         flying,
         removal,
@@ -451,13 +472,14 @@ fn files(root: &Path, game: &Game) -> Result<Database, Fail> {
 #[pyo3(signature = (path, variant = None, *, flying = None, removal = None, phases = None, full_board = None))]
 pub(crate) fn stats<'py>(
     py: Python<'py>,
-    path: PathBuf,
+    path: Folder,
     variant: Option<&Bound<'py, PyAny>>,
-    flying: Option<String>,
-    removal: Option<String>,
-    phases: Option<String>,
-    full_board: Option<String>,
+    flying: Option<Text>,
+    removal: Option<Text>,
+    phases: Option<Text>,
+    full_board: Option<Text>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let path = path.0;
     let rules = crate::variant::RuleArgs {
         flying,
         removal,

@@ -6,6 +6,7 @@
 //! Every call that reads or writes a database releases the GIL, and every panic is caught and
 //! raised as `morris.Error` instead of reaching the interpreter.
 
+mod args;
 mod database;
 mod errors;
 mod position;

@@ -9,6 +9,7 @@ use morris::{Color, InvalidInput, Move, Position, Sector};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
+use crate::args::{text, Text, What};
 use crate::errors::{detached, BadPositionError, Fail};
 use crate::variant::{Game, PyVariant, RuleArgs};
 
@@ -68,13 +69,8 @@ impl PyPosition {
 pub(crate) enum Target {
     /// Text, parsed and checked by the database's variant.
     Text(String),
-    /// A position already parsed; `check` when its rules differ from the database's, so that
-    /// whether a game reaches it is asked again under the database's rules.
-    Given {
-        pos: Position,
-        turn: Color,
-        check: bool,
-    },
+    /// A position already parsed under the database's own variant and rules.
+    Given { pos: Position, turn: Color },
 }
 
 impl Target {
@@ -83,28 +79,19 @@ impl Target {
         if let Ok(p) = obj.cast::<PyPosition>() {
             let p = p.get();
             // Positions made for this game (the usual case) share its `Game`.
-            if std::ptr::eq(&*p.game, game) {
-                return Ok(Target::Given {
-                    pos: p.pos,
-                    turn: p.turn,
-                    check: false,
-                });
-            }
-            if p.game.variant.name() != game.variant.name() {
-                return Err(BadPositionError::new_err(format!(
-                    "a position of {} cannot be probed in a database of {}",
-                    p.game.variant.name(),
-                    game.variant.name()
+            if !std::ptr::eq(&*p.game, game) && !p.game.same(game) {
+                return Err(BadPositionError::new_err(foreign_position(
+                    &p.game.variant,
+                    &game.variant,
                 )));
             }
             return Ok(Target::Given {
                 pos: p.pos,
                 turn: p.turn,
-                check: !p.game.same(game),
             });
         }
-        if let Ok(text) = obj.extract::<String>() {
-            return Ok(Target::Text(text));
+        if obj.is_instance_of::<pyo3::types::PyString>() {
+            return Ok(Target::Text(text(obj, What::Position)?));
         }
         Err(PyTypeError::new_err(format!(
             "expected a morris.Position or a position in notation (str), not {}",
@@ -116,14 +103,22 @@ impl Target {
     pub(crate) fn resolve(&self, game: &Game) -> Result<(Position, Color), Fail> {
         match self {
             Target::Text(text) => game.parse(text.trim()),
-            Target::Given { pos, turn, check } => {
-                if *check {
-                    game.reachable().check(pos, *turn)?;
-                }
-                Ok((*pos, *turn))
-            }
+            Target::Given { pos, turn } => Ok((*pos, *turn)),
         }
     }
+}
+
+/// Why a position of `given` cannot be answered by a database of `db`: a position means
+/// something only under its own rules (a standard-rules value of a strict-rules position is a
+/// wrong answer), so both rule sets are named.
+fn foreign_position(given: &morris::Variant, db: &morris::Variant) -> String {
+    let name = |v: &morris::Variant| format!("{} ({})", v.name(), v.rules().id());
+    format!(
+        "a position of {} cannot be answered by a database of {}: open the database of the \
+         position's rules, or parse the position under the database's",
+        name(given),
+        name(db)
+    )
 }
 
 #[pymethods]
@@ -137,12 +132,12 @@ impl PyPosition {
     #[pyo3(signature = (text, variant = None, *, flying = None, removal = None, phases = None, full_board = None))]
     fn parse(
         py: Python<'_>,
-        text: String,
+        text: &Bound<'_, PyAny>,
         variant: Option<&Bound<'_, PyAny>>,
-        flying: Option<String>,
-        removal: Option<String>,
-        phases: Option<String>,
-        full_board: Option<String>,
+        flying: Option<Text>,
+        removal: Option<Text>,
+        phases: Option<Text>,
+        full_board: Option<Text>,
     ) -> PyResult<PyPosition> {
         let rules = RuleArgs {
             flying,
@@ -152,6 +147,7 @@ impl PyPosition {
         };
         let game = crate::game_arg(py, variant, rules)?;
         let g = game.clone();
+        let text = crate::args::text(text, What::Position)?;
         let (pos, turn) = detached(py, move || g.parse(text.trim()))?;
         Ok(PyPosition::new(game, pos, turn))
     }
@@ -162,10 +158,10 @@ impl PyPosition {
     fn start(
         py: Python<'_>,
         variant: Option<&Bound<'_, PyAny>>,
-        flying: Option<String>,
-        removal: Option<String>,
-        phases: Option<String>,
-        full_board: Option<String>,
+        flying: Option<Text>,
+        removal: Option<Text>,
+        phases: Option<Text>,
+        full_board: Option<Text>,
     ) -> PyResult<PyPosition> {
         let rules = RuleArgs {
             flying,
@@ -203,7 +199,8 @@ impl PyPosition {
 
     /// The position after `move` (in notation). Raises `morris.BadMoveError` when the move is
     /// malformed or not legal here.
-    fn play(&self, py: Python<'_>, r#move: String) -> PyResult<PyPosition> {
+    fn play(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        let r#move = text(r#move, What::Move)?;
         let text = r#move.trim();
         let fail = |why: String| InvalidInput::Move {
             input: morris::rules::clip(text),

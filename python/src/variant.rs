@@ -12,6 +12,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args::Text;
 use crate::errors::Fail;
 use crate::position::PyPosition;
 
@@ -73,10 +74,10 @@ pub(crate) fn game_of(variant: Variant) -> Arc<Game> {
 /// The rule switches given as keywords (`None`: the variant's default).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RuleArgs {
-    pub(crate) flying: Option<String>,
-    pub(crate) removal: Option<String>,
-    pub(crate) phases: Option<String>,
-    pub(crate) full_board: Option<String>,
+    pub(crate) flying: Option<Text>,
+    pub(crate) removal: Option<Text>,
+    pub(crate) phases: Option<Text>,
+    pub(crate) full_board: Option<Text>,
 }
 
 impl RuleArgs {
@@ -90,10 +91,10 @@ impl RuleArgs {
     /// The overrides, parsed by the library's one table of switches.
     pub(crate) fn overrides(&self) -> Result<RuleOverrides, Fail> {
         Ok(RuleOverrides::from_names(|name| match name {
-            "flying" => self.flying.as_deref(),
-            "removal" => self.removal.as_deref(),
-            "phases" => self.phases.as_deref(),
-            "full-board" => self.full_board.as_deref(),
+            "flying" => self.flying.as_ref().map(|t| t.0.as_str()),
+            "removal" => self.removal.as_ref().map(|t| t.0.as_str()),
+            "phases" => self.phases.as_ref().map(|t| t.0.as_str()),
+            "full-board" => self.full_board.as_ref().map(|t| t.0.as_str()),
             _ => None,
         })?)
     }
@@ -108,7 +109,8 @@ pub(crate) fn resolve(variant: &Bound<'_, PyAny>, rules: RuleArgs) -> PyResult<A
             return Ok(game);
         }
         game.variant.clone()
-    } else if let Ok(name) = variant.extract::<String>() {
+    } else if variant.is_instance_of::<pyo3::types::PyString>() {
+        let name = crate::args::text(variant, crate::args::What::Other)?;
         Variant::by_name(&name).map_err(|e| Fail::from(e).into_py(py, None))?
     } else {
         return Err(PyTypeError::new_err(format!(
@@ -190,18 +192,18 @@ pub(crate) fn variant_arg_repr(variant: &Variant) -> String {
 impl PyVariant {
     #[new]
     #[pyo3(
-        signature = (name = String::from("nine"), *, flying = None, removal = None, phases = None, full_board = None),
+        signature = (name = Text(String::from("nine")), *, flying = None, removal = None, phases = None, full_board = None),
         text_signature = "(name='nine', *, flying=None, removal=None, phases=None, full_board=None)"
     )]
     fn new(
         py: Python<'_>,
-        name: String,
-        flying: Option<String>,
-        removal: Option<String>,
-        phases: Option<String>,
-        full_board: Option<String>,
+        name: Text,
+        flying: Option<Text>,
+        removal: Option<Text>,
+        phases: Option<Text>,
+        full_board: Option<Text>,
     ) -> PyResult<PyVariant> {
-        let variant = Variant::by_name(&name).map_err(|e| Fail::from(e).into_py(py, None))?;
+        let variant = Variant::by_name(&name.0).map_err(|e| Fail::from(e).into_py(py, None))?;
         let rules = RuleArgs {
             flying,
             removal,
@@ -289,7 +291,8 @@ impl PyVariant {
     ///
     /// Raises `morris.BadPositionError` for malformed text and for a position no game from
     /// the start reaches, with the message `morris query` gives.
-    fn parse(&self, py: Python<'_>, text: String) -> PyResult<PyPosition> {
+    fn parse(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        let text = crate::args::text(text, crate::args::What::Position)?;
         let game = self.game.clone();
         let (pos, turn) = crate::errors::detached(py, || game.parse(&text))?;
         Ok(PyPosition::new(self.game.clone(), pos, turn))

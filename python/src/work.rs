@@ -2,7 +2,7 @@
 //! dicts, their progress to a callback or a bar, Ctrl-C stopping them.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use morris::solve::{solve_units, start_value};
@@ -12,6 +12,7 @@ use morris::{Database, Sector, Value};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::args::{count, opt_text, Count, Folder, Text};
 use crate::errors::{check_folder, nothing_solved, solve_command, Fail};
 use crate::progress::{cancellable, Measure, Reporter, Sink};
 use crate::variant::{Game, RuleArgs};
@@ -133,18 +134,19 @@ fn value_dict<'py>(py: Python<'py>, v: Option<Value>) -> PyResult<Option<Bound<'
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve<'py>(
     py: Python<'py>,
-    path: PathBuf,
+    path: Folder,
     variant: Option<&Bound<'py, PyAny>>,
-    max_pieces: Option<u8>,
-    sector: Option<String>,
-    threads: Option<usize>,
+    max_pieces: Option<Count<u8>>,
+    sector: Option<Text>,
+    threads: Option<Count<usize>>,
     verify: bool,
     progress: Option<&Bound<'py, PyAny>>,
-    flying: Option<String>,
-    removal: Option<String>,
-    phases: Option<String>,
-    full_board: Option<String>,
+    flying: Option<Text>,
+    removal: Option<Text>,
+    phases: Option<Text>,
+    full_board: Option<Text>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let path = path.0;
     let rules = RuleArgs {
         flying,
         removal,
@@ -156,11 +158,11 @@ pub(crate) fn solve<'py>(
     let solved = {
         let (root, game, reporter) = (&path, &*game, &reporter);
         cancellable(py, reporter, || {
-            let roots = roots(game, max_pieces, sector.as_deref())?;
+            let roots = roots(game, count(max_pieces), opt_text(sector).as_deref())?;
             let run = Run {
                 root,
                 game,
-                threads,
+                threads: count(threads),
             };
             run_solve(run, &roots, verify, reporter)
         })?
@@ -178,6 +180,9 @@ pub(crate) fn solve<'py>(
 /// What `verify` found.
 struct Proved {
     report: morris::verify::Report,
+    /// What keeps the record of planned sectors from showing the folder complete (checked
+    /// when the whole folder is proved), as a fault.
+    record: Option<String>,
     /// The advice for each missing sector, as the command line prints it.
     missing: Vec<String>,
 }
@@ -225,7 +230,15 @@ fn run_verify(
             ))
         })
         .collect();
-    Ok(Proved { report, missing })
+    let record = match sector {
+        None => db.planned_fault().map(|e| e.to_string()),
+        Some(_) => None,
+    };
+    Ok(Proved {
+        report,
+        record,
+        missing,
+    })
 }
 
 /// Proves a database or tables folder as `morris verify` does: every file's header and
@@ -241,22 +254,26 @@ fn run_verify(
 /// "skipped"}`: whether no fault was found, what was checked, the faults as `verify` prints
 /// them (after `FAULT `), the advice for missing sectors, and the sectors not recomputed.
 #[pyfunction]
-#[pyo3(signature = (path, variant = None, *, sector = None, max_faults = 20, resume = false, threads = None, progress = None, flying = None, removal = None, phases = None, full_board = None))]
+#[pyo3(
+    signature = (path, variant = None, *, sector = None, max_faults = Count(20), resume = false, threads = None, progress = None, flying = None, removal = None, phases = None, full_board = None),
+    text_signature = "(path, variant=None, *, sector=None, max_faults=20, resume=False, threads=None, progress=None, flying=None, removal=None, phases=None, full_board=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn verify<'py>(
     py: Python<'py>,
-    path: PathBuf,
+    path: Folder,
     variant: Option<&Bound<'py, PyAny>>,
-    sector: Option<String>,
-    max_faults: usize,
+    sector: Option<Text>,
+    max_faults: Count<usize>,
     resume: bool,
-    threads: Option<usize>,
+    threads: Option<Count<usize>>,
     progress: Option<&Bound<'py, PyAny>>,
-    flying: Option<String>,
-    removal: Option<String>,
-    phases: Option<String>,
-    full_board: Option<String>,
+    flying: Option<Text>,
+    removal: Option<Text>,
+    phases: Option<Text>,
+    full_board: Option<Text>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let path = path.0;
     let rules = RuleArgs {
         flying,
         removal,
@@ -271,20 +288,34 @@ pub(crate) fn verify<'py>(
             let run = Run {
                 root,
                 game,
-                threads,
+                threads: count(threads),
             };
-            run_verify(run, sector.as_deref(), max_faults, resume, reporter)
+            run_verify(
+                run,
+                opt_text(sector).as_deref(),
+                max_faults.0,
+                resume,
+                reporter,
+            )
         })?
     };
     let r = &proved.report;
     let out = PyDict::new(py);
-    out.set_item("sound", r.fault_count == 0)?;
+    let fault_count = r.fault_count + u64::from(proved.record.is_some());
+    out.set_item("sound", fault_count == 0)?;
     out.set_item("sectors", r.sectors)?;
     out.set_item("positions", r.positions)?;
     out.set_item("children", r.children)?;
-    out.set_item("fault_count", r.fault_count)?;
-    let faults: Vec<String> = r.faults.iter().map(|f| f.to_string()).collect();
+    out.set_item("fault_count", fault_count)?;
+    let faults: Vec<String> = (proved.record.iter().cloned())
+        .chain(r.faults.iter().map(|f| f.to_string()))
+        .collect();
     out.set_item("faults", faults)?;
+    let by_sector = PyDict::new(py);
+    for (s, n) in &r.by_sector {
+        by_sector.set_item(s.to_string(), n)?;
+    }
+    out.set_item("faults_by_sector", by_sector)?;
     out.set_item("missing", proved.missing)?;
     out.set_item("skipped", r.skipped)?;
     Ok(out)

@@ -284,6 +284,69 @@ def test_errors(folders):
         t.probe(morris.Position.start("nine"))
 
 
+def test_a_position_of_other_rules_is_refused(folders):
+    """A position means something only under its own rules: a database of the standard rules
+    never answers a position parsed under strict removal (it would give another game's value),
+    from sector files or tables, one by one or by the batch; the message names both rule sets."""
+    text = "..W/.B./BB.W/..B/.BW w 0 0"
+    strict = morris.Position.parse(text, "six", removal="strict")
+    standard = morris.Position.parse(text, "six")
+    for source in (folders["db"], folders["tables"]):
+        t = morris.open(source, "six")
+        assert t.probe(standard) == t.probe(text)
+        for call in (t.probe, t.outcome, t.analysis, t.best_move, lambda p: t.probe_many([p])):
+            with pytest.raises(morris.BadPositionError) as e:
+                call(strict)
+            message = str(e.value)
+            assert "removal-strict" in message and "removal-standard" in message, message
+        assert t.probe_many([strict], errors="none") == [None]
+
+
+def test_text_and_counts_that_python_cannot_pass_on_are_bad_input(folders, tmp_path):
+    """A lone surrogate in a text, a negative or huge count: the documented errors, never
+    UnicodeEncodeError, TypeError for a str or OverflowError."""
+    t = morris.open(folders["db"], "six")
+    six = morris.Variant("six")
+    lone = "W.B/.../.W.B/.../W.. b 3 4\ud800"
+    with pytest.raises(morris.BadPositionError, match="lone surrogate"):
+        t.probe(lone)
+    with pytest.raises(morris.BadPositionError, match="^item 1: .*lone surrogate"):
+        t.probe_many(["start", lone])
+    assert t.probe_many(["start", lone], errors="none")[1] is None
+    with pytest.raises(morris.BadPositionError, match="lone surrogate"):
+        six.parse(lone)
+    with pytest.raises(morris.BadPositionError, match="lone surrogate"):
+        morris.Position.parse(lone, "six")
+    with pytest.raises(morris.BadMoveError, match="lone surrogate"):
+        six.start().play("a5\udc80")
+    for bad in (
+        lambda: morris.Variant("six\ud800"),
+        lambda: morris.Variant("six", removal="strict\ud800"),
+        lambda: morris.open(folders["db"], "six\ud800"),
+        lambda: morris.open(str(tmp_path / "db\ud800"), "six"),
+        lambda: t.best_move("start", strength="club\ud800"),
+        lambda: t.probe_many(["start"], errors="none\ud800"),
+        lambda: morris.solve(tmp_path / "s", "six", sector="3-3-0-0\ud800"),
+        lambda: morris.Probe("win\ud800", 1),
+    ):
+        with pytest.raises(morris.BadInputError):
+            bad()
+    for bad in (
+        lambda: t.best_move("start", seed=-1),
+        lambda: t.best_move("start", seed=2**64),
+        lambda: morris.solve(tmp_path / "s", "six", max_pieces=-1),
+        lambda: morris.solve(tmp_path / "s", "six", max_pieces=300),
+        lambda: morris.solve(tmp_path / "s", "six", threads=-1),
+        lambda: morris.verify(folders["db"], "six", max_faults=-1),
+        lambda: morris.Probe("win", -1),
+    ):
+        with pytest.raises(morris.BadInputError, match="must be an integer from 0 to"):
+            bad()
+    with pytest.raises(TypeError):
+        t.best_move("start", seed="7")
+    assert not (tmp_path / "s").exists()
+
+
 def test_a_missing_sector_names_the_command_that_solves_it(folders):
     nine = morris.Variant("nine")
     t = morris.open(folders["db"], nine)
