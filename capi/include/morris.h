@@ -124,6 +124,11 @@
  * probing functions on one handle at the same time: it is read-only, its file handles and
  * block cache are shared and locked inside. Only `morris_close` must not run while another
  * call uses the handle.
+ *
+ * Closing frees the folder's files, caches and tables but keeps the handle's own word, marked
+ * closed, for the life of the process: a handle closed twice, or used after it was closed,
+ * is then an error code (`MORRIS_BAD_INPUT`), never freed memory read again, and no later
+ * `morris_open` returns the same address.
  */
 typedef struct morris_db morris_db;
 
@@ -207,11 +212,12 @@ struct morris_db *morris_open(const char *path,
                               const char *rules);
 
 /**
- * Releases a handle from `morris_open`; NULL is ignored. No other call may use the handle
- * while or after it is closed.
+ * Releases a handle from `morris_open`: its files, caches and memory. NULL and a handle
+ * already closed are ignored, as `free(NULL)` is. No other call may use the handle while it
+ * is being closed; after, every call on it returns `MORRIS_BAD_INPUT` ("db is closed").
  *
  * # Safety
- * `db` is NULL or a handle from `morris_open` not yet closed.
+ * `db` is NULL or a handle from `morris_open`.
  */
 void morris_close(struct morris_db *db);
 

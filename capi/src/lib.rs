@@ -16,6 +16,7 @@ mod guard;
 
 use std::ffi::{c_char, c_int};
 use std::path::Path;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 use morris_lib::query::{move_at, Strength};
 use morris_lib::rules::RuleOverrides;
@@ -79,8 +80,19 @@ const _: () = assert!(MORRIS_MAX_POINTS == morris_lib::rules::MAX_POINTS);
 /// probing functions on one handle at the same time: it is read-only, its file handles and
 /// block cache are shared and locked inside. Only `morris_close` must not run while another
 /// call uses the handle.
+///
+/// Closing frees the folder's files, caches and tables but keeps the handle's own word, marked
+/// closed, for the life of the process: a handle closed twice, or used after it was closed,
+/// is then an error code (`MORRIS_BAD_INPUT`), never freed memory read again, and no later
+/// `morris_open` returns the same address.
 #[derive(Debug)]
 pub struct morris_db {
+    open: AtomicPtr<Opened>,
+}
+
+/// What an open handle holds.
+#[derive(Debug)]
+struct Opened {
     db: Database,
     variant: Variant,
     reachable: Reachable,
@@ -91,6 +103,7 @@ pub struct morris_db {
 fn shared_between_threads() {
     fn shared<T: Send + Sync>() {}
     shared::<morris_db>();
+    shared::<Opened>();
 }
 
 /// A position's value for the side to move.
@@ -124,7 +137,7 @@ pub struct morris_move {
     pub removed: i32,
 }
 
-impl morris_db {
+impl Opened {
     /// Parses a position and refuses it, as the command line does, when no game from the
     /// start reaches it.
     fn position(&self, text: &str) -> Result<(Position, Color), Failure> {
@@ -161,9 +174,14 @@ impl morris_db {
 ///
 /// # Safety
 /// `db` is NULL or a handle from `morris_open` not yet closed.
-unsafe fn handle<'a>(db: *const morris_db) -> Result<&'a morris_db, Failure> {
+unsafe fn handle<'a>(db: *const morris_db) -> Result<&'a Opened, Failure> {
     // SAFETY: the caller's promise.
-    unsafe { db.as_ref() }.ok_or_else(|| Failure::bad("db is NULL"))
+    let db = unsafe { db.as_ref() }.ok_or_else(|| Failure::bad("db is NULL"))?;
+    let open = db.open.load(Ordering::Acquire);
+    // SAFETY: a non-null pointer is the Box that `morris_open` leaked and that `morris_close`
+    // frees only after taking it out of the handle, which the caller promises does not race
+    // with this call.
+    unsafe { open.as_ref() }.ok_or_else(|| Failure::bad("db is closed"))
 }
 
 /// Opens the folder `path` for reading the positions of `variant` under `rules`.
@@ -291,24 +309,34 @@ fn open_folder(root: &Path, variant: Variant) -> Result<Box<morris_db>, Failure>
         ));
     }
     let reachable = Reachable::new(&variant);
-    Ok(Box::new(morris_db {
+    let opened = Box::new(Opened {
         db,
         variant,
         reachable,
+    });
+    Ok(Box::new(morris_db {
+        open: AtomicPtr::new(Box::into_raw(opened)),
     }))
 }
 
-/// Releases a handle from `morris_open`; NULL is ignored. No other call may use the handle
-/// while or after it is closed.
+/// Releases a handle from `morris_open`: its files, caches and memory. NULL and a handle
+/// already closed are ignored, as `free(NULL)` is. No other call may use the handle while it
+/// is being closed; after, every call on it returns `MORRIS_BAD_INPUT` ("db is closed").
 ///
 /// # Safety
-/// `db` is NULL or a handle from `morris_open` not yet closed.
+/// `db` is NULL or a handle from `morris_open`.
 #[no_mangle]
 pub unsafe extern "C" fn morris_close(db: *mut morris_db) {
     let _ = status(|| {
-        if !db.is_null() {
-            // SAFETY: the caller's promise: the handle came from Box::into_raw in morris_open.
-            drop(unsafe { Box::from_raw(db) });
+        // SAFETY: the caller's promise: NULL or a handle from morris_open, which is never freed.
+        let Some(db) = (unsafe { db.as_ref() }) else {
+            return Ok(());
+        };
+        let open = db.open.swap(std::ptr::null_mut(), Ordering::AcqRel);
+        if !open.is_null() {
+            // SAFETY: the pointer came from Box::into_raw in open_folder, and the swap above
+            // took it out of the handle, so it is freed once.
+            drop(unsafe { Box::from_raw(open) });
         }
         Ok(())
     });
@@ -535,7 +563,7 @@ pub unsafe extern "C" fn morris_best_move_at(
 /// # Safety
 /// `buf` points to `len` writable bytes.
 unsafe fn write_move_at(
-    db: &morris_db,
+    db: &Opened,
     position: &str,
     strength: Strength,
     seed: Option<u64>,

@@ -534,6 +534,16 @@ static void check_open_errors(const char *variant, const char *path) {
   morris_close(NULL);
   check(morris_last_status() == MORRIS_OK && !morris_last_error()[0], "close NULL",
         "status %d: %s", morris_last_status(), morris_last_error());
+  /* Closed twice: harmless, as free(NULL); used after it was closed: an error code. */
+  morris_close(named);
+  check(morris_last_status() == MORRIS_OK, "close twice", "status %d: %s", morris_last_status(),
+        morris_last_error());
+  if (named) {
+    morris_value v;
+    fails_with(morris_probe_text(named, "start", &v), MORRIS_BAD_INPUT, "use after close",
+               "db is closed");
+    check(morris_point_count(named) == -1, "use after close", "a point count from a closed db");
+  }
 }
 
 static void check_partial(const char *path, const char *variant) {
