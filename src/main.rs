@@ -1,5 +1,6 @@
 //! The `morris` command line: thin wrapper over the library, mapping errors to exit codes.
 #![deny(unsafe_code)]
+#![warn(clippy::too_many_lines)]
 
 mod cli;
 

@@ -10,6 +10,7 @@
 #![allow(non_camel_case_types)]
 #![deny(missing_docs)]
 #![warn(unreachable_pub)]
+#![warn(clippy::too_many_lines)]
 
 mod convert;
 mod guard;

@@ -6,6 +6,8 @@
 //! Every call that reads or writes a database releases the GIL, and every panic is caught and
 //! raised as `morris.Error` instead of reaching the interpreter.
 
+#![warn(clippy::too_many_lines)]
+
 mod args;
 mod database;
 mod errors;

@@ -95,7 +95,7 @@ impl Catalog {
     /// The variant `name` with rule overrides, as the command line builds it.
     ///
     /// # Errors
-    /// `Error::UnknownVariant`.
+    /// `Error::Input` holding `InvalidInput::UnknownVariant`.
     pub(super) fn variant(&self, name: &str, overrides: RuleOverrides) -> Result<Variant, Error> {
         let base = self
             .variants

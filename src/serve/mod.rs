@@ -30,8 +30,9 @@
 //! axum routes (on hyper and tower, the tokio project's stack); the connections are served by
 //! hyper's HTTP/1 directly rather than through `axum::serve`, to bound the request head's size
 //! and read time and answer a client too slow to send it with a 408 (see `serve/conn.rs`). A
-//! middleware bounds bodies (`serve/body.rs`), tower-http handler time. Database reads (memory-mapped, each block hashed on first
-//! read) run on tokio's blocking threads, at most a few per core at once.
+//! middleware bounds bodies (`serve/body.rs`), tower-http handler time. Database reads (`pread`
+//! into a bounded cache of checked blocks, so that a file changed under the server is an error,
+//! never a fault) run on tokio's blocking threads, at most a few per core at once.
 
 mod answer;
 mod api;

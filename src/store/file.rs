@@ -329,7 +329,7 @@ impl SectorFile {
     /// Checks block `b` unless it was checked already.
     ///
     /// # Errors
-    /// `Error::Corrupt` naming the file and the block when its checksum fails.
+    /// `Error::Damaged` naming the file and the block when its checksum fails.
     #[inline]
     pub(crate) fn check_block(&self, b: u64) -> Result<(), Error> {
         if let Payload::Read { .. } = self.source {
@@ -422,7 +422,7 @@ impl SectorFile {
     /// The cell of `slot` (`None` for an unused slot), its block checked on first read.
     ///
     /// # Errors
-    /// `Error::Corrupt` when the block holding it fails its checksum.
+    /// `Error::Damaged` when the block holding it fails its checksum.
     #[inline]
     pub fn cell(&self, slot: u64) -> Result<Cell, Error> {
         self.cell_of(slot, None)
@@ -494,7 +494,7 @@ impl SectorFile {
     /// of one region without a check per read.
     ///
     /// # Errors
-    /// `Error::Corrupt` when a block of the region fails its checksum.
+    /// `Error::Damaged` when a block of the region fails its checksum.
     pub(crate) fn row(&self, start: u64, len: u64) -> Result<Row<'_>, Error> {
         debug_assert!(start + len <= self.header.slots);
         if len > 0 {
