@@ -16,8 +16,8 @@ use rayon::prelude::*;
 
 use crate::args::{count, Count, Folder, Text};
 use crate::errors::{check_folder, detached, guard, nothing_solved, BadPositionError, Fail};
+use crate::game::{Game, PyVariant, RuleArgs};
 use crate::position::Target;
-use crate::variant::{Game, PyVariant, RuleArgs};
 
 /// The value of a position for the side to move: `value` is `"win"`, `"loss"` or `"draw"`,
 /// `depth` the plies to the end under perfect play (wins as short, losses as long as
@@ -333,7 +333,7 @@ impl PyDatabase {
             } else {
                 "sector files"
             },
-            crate::variant::variant_repr(&self.game.variant),
+            crate::game::variant_repr(&self.game.variant),
             self.path.display()
         )
     }
@@ -359,10 +359,10 @@ fn folder_game(
     rules: RuleArgs,
 ) -> PyResult<Arc<Game>> {
     match variant {
-        Some(v) if !v.is_none() => crate::variant::resolve(v, rules),
+        Some(v) if !v.is_none() => crate::game::resolve(v, rules),
         _ => {
             let found = detached(py, || the_rule_set(root, &rules))?;
-            Ok(crate::variant::game_of(found))
+            Ok(crate::game::game_of(found))
         }
     }
 }
@@ -432,7 +432,7 @@ pub(crate) fn open(
     full_board: Option<Text>,
 ) -> PyResult<PyDatabase> {
     let path = path.0;
-    let rules = crate::variant::RuleArgs {
+    let rules = crate::game::RuleArgs {
         flying,
         removal,
         phases,
@@ -480,7 +480,7 @@ pub(crate) fn stats<'py>(
     full_board: Option<Text>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let path = path.0;
-    let rules = crate::variant::RuleArgs {
+    let rules = crate::game::RuleArgs {
         flying,
         removal,
         phases,

@@ -11,6 +11,7 @@
 mod args;
 mod database;
 mod errors;
+mod game;
 mod position;
 mod progress;
 mod variant;
@@ -22,7 +23,7 @@ use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use variant::{Game, RuleArgs};
+use game::{Game, RuleArgs};
 
 /// The game of an optional `variant` argument (default `nine`) with rule keywords on top.
 pub(crate) fn game_arg(
@@ -31,8 +32,8 @@ pub(crate) fn game_arg(
     rules: RuleArgs,
 ) -> PyResult<Arc<Game>> {
     match variant {
-        Some(v) if !v.is_none() => variant::resolve(v, rules),
-        _ => variant::resolve(PyString::new(py, "nine").as_any(), rules),
+        Some(v) if !v.is_none() => game::resolve(v, rules),
+        _ => game::resolve(PyString::new(py, "nine").as_any(), rules),
     }
 }
 
@@ -63,7 +64,7 @@ fn _morris(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DamagedFileError",
         py.get_type::<errors::DamagedFileError>(),
     )?;
-    m.add_class::<variant::PyVariant>()?;
+    m.add_class::<game::PyVariant>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<database::Probe>()?;
     m.add_class::<database::PyDatabase>()?;

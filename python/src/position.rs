@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 
 use crate::args::{text, Text, What};
 use crate::errors::{detached, BadPositionError, Fail};
-use crate::variant::{Game, PyVariant, RuleArgs};
+use crate::game::{Game, PyVariant, RuleArgs};
 
 /// A position of a variant: the pieces on the board, the pieces in hand, the side to move.
 ///
@@ -234,7 +234,7 @@ impl PyPosition {
         format!(
             "Position('{}', {})",
             self.notation(),
-            crate::variant::variant_arg_repr(&self.game.variant)
+            crate::game::variant_arg_repr(&self.game.variant)
         )
     }
 }

@@ -14,8 +14,8 @@ use pyo3::types::PyDict;
 
 use crate::args::{count, opt_text, Count, Folder, Text};
 use crate::errors::{check_folder, nothing_solved, solve_command, Fail};
+use crate::game::{Game, RuleArgs};
 use crate::progress::{cancellable, Measure, Reporter, Sink};
-use crate::variant::{Game, RuleArgs};
 
 /// The most worker threads a call starts (as `--threads` allows).
 const MAX_THREADS: usize = 1024;

@@ -132,13 +132,6 @@ pub(super) async fn method_not_allowed(method: Method, uri: Uri) -> Response {
     response
 }
 
-/// The variant, rule set and database the parameters select.
-pub(super) fn select(app: &App, p: &Params) -> Result<(Arc<Opened>, Variant), ApiError> {
-    let variant = app.catalog.variant(p.variant(), p.overrides()?)?;
-    let opened = app.catalog.open(&variant)?;
-    Ok((opened, variant))
-}
-
 /// The `position` parameter, parsed, and refused as the command line refuses it when no game
 /// can reach it.
 fn position(variant: &Variant, opened: &Opened, p: &Params) -> Result<(Position, Color), ApiError> {
@@ -185,14 +178,14 @@ fn variants_work(app: &App, _: &Params) -> Result<String, ApiError> {
 }
 
 fn query_work(app: &App, p: &Params) -> Result<String, ApiError> {
-    let (opened, variant) = select(app, p)?;
+    let (opened, variant) = app.select(p)?;
     let (pos, turn) = position(&variant, &opened, p)?;
     let analysis = opened.db.analyse(&pos)?;
     Ok(wire::line(&QueryJson::new(&variant, &pos, turn, &analysis)))
 }
 
 fn stats_work(app: &App, p: &Params) -> Result<String, ApiError> {
-    let (opened, variant) = select(app, p)?;
+    let (opened, variant) = app.select(p)?;
     let stats = StatsJson::read(&opened.db)?;
     if stats.sectors.is_empty() {
         let Some(m) = opened
@@ -217,7 +210,7 @@ fn stats_work(app: &App, p: &Params) -> Result<String, ApiError> {
 }
 
 fn explore_work(app: &App, p: &Params) -> Result<String, ApiError> {
-    let (opened, variant) = select(app, p)?;
+    let (opened, variant) = app.select(p)?;
     let (pos, turn) = position(&variant, &opened, p)?;
     Ok(wire::line(&explore_position(
         &opened, &variant, &pos, turn,
@@ -348,9 +341,9 @@ fn known(probe: Result<Value, Error>) -> Result<Option<Value>, Error> {
 
 fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
     // Every parameter is checked before the database is read.
-    let seed = seed(p)?;
+    let seed = p.seed()?;
     let strength = strength(p)?;
-    let (opened, variant) = select(app, p)?;
+    let (opened, variant) = app.select(p)?;
     let (pos, turn) = position(&variant, &opened, p)?;
     let answer = match strength.temperature() {
         None => perfect_move(&opened, &variant, &pos, turn, seed)?,
@@ -363,23 +356,6 @@ fn bestmove_work(app: &App, p: &Params) -> Result<String, ApiError> {
         }
     };
     Ok(wire::line(&answer))
-}
-
-/// The `seed` parameter, if given.
-pub(super) fn seed(p: &Params) -> Result<Option<u64>, ApiError> {
-    p.get("seed")
-        .map(|s| {
-            s.parse::<u64>().map_err(|_| {
-                ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    format!(
-                        "seed must be a number from 0 to 2^64-1, found {:?}",
-                        clip(s)
-                    ),
-                )
-            })
-        })
-        .transpose()
 }
 
 /// The `strength` parameter: perfect play unless given.

@@ -15,6 +15,23 @@ fn is_switch(name: &str) -> bool {
 pub(super) struct Params(Vec<(String, String)>);
 
 impl Params {
+    /// The `seed` parameter, if given.
+    pub(super) fn seed(&self) -> Result<Option<u64>, ApiError> {
+        self.get("seed")
+            .map(|s| {
+                s.parse::<u64>().map_err(|_| {
+                    ApiError::new(
+                        StatusCode::BAD_REQUEST,
+                        format!(
+                            "seed must be a number from 0 to 2^64-1, found {:?}",
+                            clip(s)
+                        ),
+                    )
+                })
+            })
+            .transpose()
+    }
+
     /// Decodes `raw` (`application/x-www-form-urlencoded`), accepting the names in `allowed`
     /// and the rule switches, each once.
     ///

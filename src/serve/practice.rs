@@ -3,7 +3,6 @@
 use axum::http::StatusCode;
 
 use super::answer::ApiError;
-use super::api::{seed, select};
 use super::app::App;
 use super::catalog::Opened;
 use super::params::Params;
@@ -26,11 +25,11 @@ const VALUES: [(&str, Outcome); 3] = [
 /// reach, with the value asked for, and answers it in a random one of its symmetric images.
 pub(super) fn practice_work(app: &App, p: &Params) -> Result<String, ApiError> {
     // Every parameter is checked before the database is read.
-    let seed = seed(p)?.unwrap_or_else(random_seed);
+    let seed = p.seed()?.unwrap_or_else(random_seed);
     let wanted = value(p)?;
     // A sector is a few characters: a longer text is refused clipped.
     let sector: Sector = clip(p.required("sector")?).parse()?;
-    let (opened, variant) = select(app, p)?;
+    let (opened, variant) = app.select(p)?;
     opened.reachable.check_sector(sector)?;
     // An unsolved sector: 404 with the `morris solve` that fills it.
     opened.db.sector(sector)?;

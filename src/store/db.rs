@@ -288,13 +288,13 @@ impl Database {
         }
         let path = self.path(sector);
         // A dangling or looping link is not "missing": opening it says what is wrong.
-        if !super::file::entry_exists(&path) {
+        if !super::regular::entry_exists(&path) {
             return Err(self.missing(sector));
         }
         // Tables are two files: a depth table gone missing beside its win/draw/loss table is a
         // missing sector (with the `tables` run that rebuilds it), not an I/O error.
         let depth = super::table_path(&self.dir, sector, super::TableKind::Depth);
-        if self.is_tables() && !super::file::entry_exists(&depth) {
+        if self.is_tables() && !super::regular::entry_exists(&depth) {
             return Err(self.missing(sector));
         }
         let slots = self.index(sector).size();

@@ -1,7 +1,7 @@
 //! Reading sector files: mapped read-only, the header and block table checked on open, each
 //! payload block checked the first time a cell of it is read.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -18,35 +18,12 @@ use super::codec::{decode_code, Cell};
 use super::format::{
     check_header, decode_header, Header, FORMAT_VERSION, HEADER_CHECKSUM_AT, HEADER_SIZE, MAGIC,
 };
+use super::regular::open_regular;
 use super::sector_tables::SectorTables;
 use crate::error::{Damage, Error, Missing};
 use crate::kernel::{huge_page_copy, prefetch};
 use crate::rules::{Outcome, Position, Value, Variant};
 use crate::space::{Sector, SectorIndex};
-
-/// What kind of thing a path is, for messages about things that are not regular files.
-fn kind_of(meta: &fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_char_device() {
-        "a character device"
-    } else {
-        "not a regular file"
-    }
-}
-
-/// Whether anything is at `path` (a dangling or looping link included).
-pub(super) fn entry_exists(path: &Path) -> bool {
-    fs::symlink_metadata(path).is_ok()
-}
 
 const BLOCK_UNCHECKED: u8 = 0;
 const BLOCK_GOOD: u8 = 1;
@@ -555,23 +532,7 @@ fn open_checked(
     Ok((file, header))
 }
 
-/// Opens a regular file (refusing anything else before opening it: opening a FIFO would
-/// block) under a shared lock.
-pub(super) fn open_regular(path: &Path) -> Result<File, Error> {
-    let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    if !meta.is_file() {
-        return Err(Error::io(
-            path,
-            std::io::Error::other(format!("is {}, not a regular file", kind_of(&meta))),
-        ));
-    }
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    // Readers share; a process replacing a file in place would need it exclusively.
-    let _ = file.try_lock_shared();
-    Ok(file)
-}
-
-/// Opens a regular file under a shared lock ([`open_regular`]), and reads its length and its
+/// Opens a regular file under a shared lock ([`open_regular`](super::regular::open_regular)), and reads its length and its
 /// header region (less when shorter).
 fn read_head(path: &Path) -> Result<(File, u64, Vec<u8>), Error> {
     let mut file = open_regular(path)?;
@@ -670,6 +631,7 @@ mod tests {
     use super::super::write::write_sector;
     use super::*;
     use crate::rules::Value;
+    use std::fs;
 
     fn sector33() -> Sector {
         "3-3-0-0".parse().unwrap()

@@ -9,6 +9,7 @@ mod format;
 mod lock;
 mod model;
 mod planned;
+mod regular;
 mod sector_tables;
 mod table;
 mod write;

@@ -649,7 +649,7 @@ pub(crate) fn pack(symbols: &[u16], bits: u8) -> Vec<u8> {
 
 /// Opens a table file (a regular file only) and reads its checked header region.
 fn read_head(path: &Path) -> Result<(File, Vec<u8>), Error> {
-    let file = super::file::open_regular(path)?;
+    let file = super::regular::open_regular(path)?;
     let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
     if len < HEAD as u64 {
         return Err(Error::damaged(path, Damage::ShortHeader { len }));
