@@ -150,7 +150,7 @@ fn the_cost_model_charges_what_it_measured() {
         sectors: text.iter().map(|s| s.parse().unwrap()).collect(),
         cyclic,
     };
-    // Nine's whole solve (data/results/nine-standard-solve-b716f29.log): 6-6-1-0, 162.9 M
+    // Nine's whole solve (data/results/nine-standard-solve-cost-model.log): 6-6-1-0, 162.9 M
     // slots forward, in 14.4 s; 7-7-0-0, 431.5 M, in 137.0 s; 8-8-0-0, 603.3 M, in 258.4 s.
     let forward = model.seconds(&v, &unit(&["6-6-1-0"], false), 162_880_536);
     assert!((12.0..17.0).contains(&forward), "{forward}");

@@ -302,13 +302,13 @@ pub struct CostModel {
 impl CostModel {
     /// The rates of the current solver on the project's reference machine (a 2-core Intel Xeon
     /// virtual machine, two threads), fitted to the unit times of nine's whole standard solve
-    /// (`data/results/nine-standard-solve-b716f29.log`): per kind of unit, its seconds over its
+    /// (`data/results/nine-standard-solve-cost-model.log`): per kind of unit, its seconds over its
     /// slots. Lasker's mixed units relative to moving ones. Pieces beyond 9 take the rate of 9.
     /// See `docs/distributed.md` for the fit and its error.
     pub fn reference() -> CostModel {
         const US: f64 = 1e-6;
         CostModel {
-            source: "the reference machine's measured rates (2-core Intel Xeon VM, 2 threads, solver of December 2026)",
+            source: "the reference machine's measured rates (2-core Intel Xeon VM, 2 threads, fitted to data/results/nine-standard-solve-cost-model.log)",
             forward: 0.092 * US,
             // 3..=9 pieces; 3 pieces a side always fly under nine's rules, so sliding 3 takes
             // the rate of 4.
