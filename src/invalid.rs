@@ -57,6 +57,10 @@ pub enum InvalidInput {
         /// What is wrong.
         why: String,
     },
+    /// A request that cannot be done as asked: an option's value, options that exclude each
+    /// other, a path that is not a folder. The message says which and why.
+    #[error("{0}")]
+    Request(String),
     /// A sector name is malformed or its counts do not fit the variant.
     #[error("invalid sector {sector}: {why}")]
     Sector {

@@ -29,6 +29,7 @@ mod invalid;
 mod kernel;
 mod progress;
 
+pub mod front;
 pub mod query;
 pub mod rules;
 pub mod solve;

@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use morris_lib::{Error, InvalidInput, Missing};
+use morris_lib::{Error, InvalidInput};
 
 use crate::{MORRIS_BAD_INPUT, MORRIS_BUFFER, MORRIS_DAMAGED, MORRIS_IO, MORRIS_MISSING};
 use crate::{MORRIS_OK, MORRIS_PANIC};
@@ -59,13 +59,7 @@ impl From<Error> for Failure {
             // Damaged, foreign or old-format files, and anything else: the data cannot be used.
             _ => MORRIS_DAMAGED,
         };
-        let message = match &e {
-            Error::Missing(m) => format!("{e}; run `{}`", solve_command(m, true)),
-            Error::OldFormat { missing, .. } => {
-                format!("{e}: `{}`", solve_command(missing, false))
-            }
-            _ => e.to_string(),
-        };
+        let message = morris_lib::front::message(&e);
         Failure { code, message }
     }
 }
@@ -74,24 +68,6 @@ impl From<InvalidInput> for Failure {
     fn from(e: InvalidInput) -> Failure {
         Failure::from(Error::from(e))
     }
-}
-
-/// The `morris` command that fills in what `m` says is missing: its sector alone (with
-/// `sector`), or its whole rule set; for tables, the `morris tables` that builds them. Every
-/// rule switch is named, as the command line writes it.
-pub(crate) fn solve_command(m: &Missing, sector: bool) -> String {
-    let mut game = format!("--variant {}", m.variant);
-    for (name, value) in m.rules.switches() {
-        game.push_str(&format!(" --{name} {value}"));
-    }
-    if m.tables {
-        return format!("morris tables {game} --db DB --out {}", m.db.display());
-    }
-    let mut command = format!("morris solve {game} --db {}", m.db.display());
-    if sector {
-        command.push_str(&format!(" --sector {}", m.sector));
-    }
-    command
 }
 
 /// Runs `body`, catching any panic, and records the outcome as this thread's last error:

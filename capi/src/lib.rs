@@ -19,12 +19,11 @@ use std::ffi::{c_char, c_int};
 use std::path::Path;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
+use morris_lib::front::{self, NoOneRuleSet};
 use morris_lib::query::{move_at, Strength};
 use morris_lib::rules::RuleOverrides;
-use morris_lib::rules::{clip, generate, play};
 use morris_lib::space::Reachable;
-use morris_lib::store::solved_rule_sets;
-use morris_lib::{Color, Database, Error, InvalidInput, Move, Position, Sector, Variant};
+use morris_lib::{Color, Database, Position, Variant};
 
 use convert::{move_entry, notation, optional_text, text, value, write_text};
 use guard::{guard, status, Failure};
@@ -146,29 +145,6 @@ impl Opened {
         self.reachable.check(&pos, turn)?;
         Ok((pos, turn))
     }
-
-    /// The position after the move `text`, refused unless it is legal in `pos`.
-    fn play(&self, pos: &Position, text: &str) -> Result<Position, Failure> {
-        let board = self.variant.board();
-        let mv = Move::parse(board, text)?;
-        let legal = generate(&self.variant, pos);
-        if !legal.contains(&mv) {
-            let mut names: Vec<String> = legal.iter().map(|m| m.to_notation(board)).collect();
-            names.sort();
-            let shown = names.iter().take(12).cloned().collect::<Vec<_>>().join(" ");
-            let why = match names.len() {
-                0 => "the game is over: there is no legal move".to_string(),
-                n if n > 12 => format!("not legal here ({n} legal moves: {shown} ...)"),
-                n => format!("not legal here ({n} legal moves: {shown})"),
-            };
-            return Err(InvalidInput::Move {
-                input: clip(text),
-                why,
-            }
-            .into());
-        }
-        Ok(play(pos, mv))
-    }
 }
 
 /// The handle behind a pointer argument.
@@ -245,49 +221,19 @@ pub unsafe extern "C" fn morris_open(
 /// when it is not told the variant.
 fn the_rule_set(root: &Path, overrides: RuleOverrides) -> Result<Variant, Failure> {
     check_folder(root)?;
-    let found = solved_rule_sets(root, overrides)?;
-    match found.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => Err(Failure::new(
-            MORRIS_MISSING,
-            format!(
-                "{} holds no solved rule set{}: it holds a subfolder per variant and rule set, as \
-                 `morris solve --variant VARIANT --db {}` or `morris tables` writes it",
-                root.display(),
-                if overrides == RuleOverrides::default() {
-                    ""
-                } else {
-                    " with these rules"
-                },
-                root.display()
-            ),
-        )),
-        many => Err(Failure::bad(format!(
-            "{} holds {} rule sets ({}): name the variant (and the rules) to open",
-            root.display(),
-            many.len(),
-            many.iter()
-                .map(|v| format!("{} ({})", v.name(), v.rules().id()))
-                .collect::<Vec<_>>()
-                .join(", ")
+    match front::the_rule_set(root, overrides) {
+        Ok(v) => Ok(v),
+        Err(NoOneRuleSet::Nothing { message, .. }) => Err(Failure::new(MORRIS_MISSING, message)),
+        Err(NoOneRuleSet::Several { message, .. }) => Err(Failure::bad(format!(
+            "{message}: name the variant (and the rules) to open"
         ))),
+        Err(NoOneRuleSet::Error(e)) => Err(e.into()),
     }
 }
 
 /// Refuses a path that does not exist or is not a folder.
 fn check_folder(root: &Path) -> Result<(), Failure> {
-    match std::fs::metadata(root) {
-        Err(cause) => Err(Error::Io {
-            path: root.to_path_buf(),
-            cause,
-        }
-        .into()),
-        Ok(meta) if !meta.is_dir() => Err(Failure::bad(format!(
-            "{}: not a folder (it holds a subfolder per variant and rule set)",
-            root.display()
-        ))),
-        Ok(_) => Ok(()),
-    }
+    Ok(front::check_folder(root, None, true)?)
 }
 
 /// Opens `root` (checked to be a folder that holds something of `variant`).
@@ -295,19 +241,7 @@ fn open_folder(root: &Path, variant: Variant) -> Result<Box<morris_db>, Failure>
     check_folder(root)?;
     let db = Database::open(root, &variant)?;
     if db.present().is_empty() {
-        let missing = db.missing(Sector::start(&variant));
-        let command = match missing.missing() {
-            Some(m) => guard::solve_command(m, false),
-            None => "morris solve".to_string(),
-        };
-        return Err(Failure::new(
-            MORRIS_MISSING,
-            format!(
-                "no solved sectors or tables of {} in {}; run `{command}`",
-                variant.name(),
-                db.dir().display()
-            ),
-        ));
+        return Err(Failure::new(MORRIS_MISSING, front::nothing_solved(&db).0));
     }
     let reachable = Reachable::new(&variant);
     let opened = Box::new(Opened {
@@ -609,7 +543,7 @@ pub unsafe extern "C" fn morris_play(
         let (db, position, mv) =
             unsafe { (handle(db)?, text(position, "position")?, text(mv, "move")?) };
         let (pos, turn) = db.position(position)?;
-        let next = db.play(&pos, mv.trim())?;
+        let next = front::play(&db.variant, &pos, turn, mv)?;
         let after = next.to_notation(&db.variant, turn.other());
         // SAFETY: the caller's promise.
         unsafe { write_text("the position", &after, buf, len) }

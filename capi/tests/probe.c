@@ -469,7 +469,7 @@ static void check_errors(const folder *f) {
   fails_with(morris_moves(db, "start", two, 2, NULL), MORRIS_BAD_INPUT, "NULL count", "NULL");
   char after[128];
   fails_with(morris_play(db, "start", "a5-c5", after, sizeof after), MORRIS_BAD_INPUT,
-             "illegal move", "not legal");
+             "illegal move", "not a legal move");
   fails_with(morris_play(db, "start", "z9", after, sizeof after), MORRIS_BAD_INPUT,
              "no such point", "not a point");
   check(morris_play(db, "start", "c4", after, sizeof after) == MORRIS_OK &&

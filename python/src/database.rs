@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use morris::front::NoOneRuleSet;
 use morris::query::wire::{self, QueryJson, StatsJson};
 use morris::query::Strength;
-use morris::store::{solved_rule_sets, READER_CACHE_BYTES};
+use morris::store::READER_CACHE_BYTES;
 use morris::{Database, Outcome, Value, Variant};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -381,34 +382,16 @@ fn the_rule_set(root: &Path, rules: &RuleArgs) -> Result<Variant, Fail> {
             command,
         });
     }
-    let overrides = rules.overrides()?;
-    let found = solved_rule_sets(root, overrides)?;
-    let name = |v: &Variant| format!("{} ({})", v.name(), v.rules().id());
-    match found.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => {
-            let command = format!("morris solve --variant VARIANT --db {}", root.display());
-            Err(Fail::NothingSolved {
-                message: format!(
-                    "{} holds no solved rule set{}: it holds a subfolder per variant and rule \
-                     set, as `{command}` or `morris tables` writes it",
-                    root.display(),
-                    if rules.is_empty() {
-                        ""
-                    } else {
-                        " with these rules"
-                    }
-                ),
-                command,
-            })
+    match morris::front::the_rule_set(root, rules.overrides()?) {
+        Ok(v) => Ok(v),
+        Err(NoOneRuleSet::Nothing { message, command }) => {
+            Err(Fail::NothingSolved { message, command })
         }
-        many => Err(Fail::BadInput(format!(
-            "{} holds {} rule sets ({}): name the one to open, as in morris.open(path, \"{}\")",
-            root.display(),
-            many.len(),
-            many.iter().map(name).collect::<Vec<_>>().join(", "),
-            many[0].name()
+        Err(NoOneRuleSet::Several { message, names }) => Err(Fail::BadInput(format!(
+            "{message}: name the one to open, as in morris.open(path, \"{}\")",
+            names[0]
         ))),
+        Err(NoOneRuleSet::Error(e)) => Err(e.into()),
     }
 }
 

@@ -6,7 +6,7 @@ use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-use morris::{Database, InvalidInput, Missing, Sector};
+use morris::{Database, InvalidInput};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -151,81 +151,18 @@ fn set<'py, V: IntoPyObject<'py>>(py: Python<'py>, err: &PyErr, name: &str, valu
     let _ = err.value(py).setattr(name, value);
 }
 
-/// The message of a library error as the command line prints it: a missing sector with the
-/// `morris solve` that solves it, an old folder with the command that rebuilds it.
-pub(crate) fn message(e: &morris::Error) -> String {
-    match e {
-        morris::Error::Missing(m) => format!("{e}; run `{}`", solve_command(m, true)),
-        morris::Error::OldFormat { missing, .. } => {
-            format!("{e}: `{}`", solve_command(missing, false))
-        }
-        _ => e.to_string(),
-    }
-}
-
-/// The options that select a variant and rule set, every switch named (as the command line's
-/// advice writes them).
-pub(crate) fn game_options(variant: &str, rules: &morris::Rules) -> String {
-    let mut out = format!("--variant {variant}");
-    for (name, value) in rules.switches() {
-        out.push_str(&format!(" --{name} {value}"));
-    }
-    out
-}
-
-/// The `morris solve` (or, for tables, `morris tables`) that fills in what `m` says is
-/// missing: its sector alone (with `sector`), or its whole rule set.
-pub(crate) fn solve_command(m: &Missing, sector: bool) -> String {
-    if m.tables {
-        return format!(
-            "morris tables {} --db DB --out {}",
-            game_options(&m.variant, &m.rules),
-            m.db.display()
-        );
-    }
-    let mut command = format!(
-        "morris solve {} --db {}",
-        game_options(&m.variant, &m.rules),
-        m.db.display()
-    );
-    if sector {
-        command.push_str(&format!(" --sector {}", m.sector));
-    }
-    command
-}
+pub(crate) use morris::front::{message, solve_command};
 
 /// The failure of a folder holding no sector of the rule set, with the command that solves
 /// some (the command line's words).
 pub(crate) fn nothing_solved(db: &Database) -> Fail {
-    let missing = db.missing(Sector::start(db.variant()));
-    let command = match missing.missing() {
-        Some(m) => solve_command(m, false),
-        None => String::from("morris solve"),
-    };
-    let what = if db.is_tables() {
-        "no tables"
-    } else {
-        "no solved sectors"
-    };
-    Fail::NothingSolved {
-        message: format!(
-            "{what} of {} in {}; run `{command}`",
-            db.variant().name(),
-            db.dir().display()
-        ),
-        command,
-    }
+    let (message, command) = morris::front::nothing_solved(db);
+    Fail::NothingSolved { message, command }
 }
 
 /// Refuses a folder argument that exists and is not a folder.
 pub(crate) fn check_folder(dir: &Path) -> Result<(), Fail> {
-    match std::fs::metadata(dir) {
-        Ok(meta) if !meta.is_dir() => Err(Fail::BadInput(format!(
-            "{}: not a folder (it holds a subfolder per variant and rule set)",
-            dir.display()
-        ))),
-        _ => Ok(()),
-    }
+    Ok(morris::front::check_folder(dir, None, false)?)
 }
 
 /// Runs `f`, turning a panic into [`Fail::Panic`] (a cancellation into [`Fail::Cancelled`]).

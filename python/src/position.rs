@@ -4,8 +4,8 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use morris::rules::{generate, play};
-use morris::{Color, InvalidInput, Move, Position, Sector};
+use morris::rules::generate;
+use morris::{Color, Move, Position, Sector};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
@@ -201,29 +201,9 @@ impl PyPosition {
     /// malformed or not legal here.
     fn play(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
         let r#move = text(r#move, What::Move)?;
-        let text = r#move.trim();
-        let fail = |why: String| InvalidInput::Move {
-            input: morris::rules::clip(text),
-            why,
-        };
-        let board = self.game.variant.board();
-        let mv = Move::parse(board, text).map_err(|e| Fail::from(e).into_py(py, None))?;
-        if !generate(&self.game.variant, &self.pos).contains(&mv) {
-            let err = fail(format!(
-                "not a legal move in {} (legal: {})",
-                self.notation(),
-                match self.moves().join(" ") {
-                    s if s.is_empty() => String::from("none, the game is over"),
-                    s => morris::rules::clip(&s),
-                }
-            ));
-            return Err(Fail::from(err).into_py(py, None));
-        }
-        Ok(PyPosition::new(
-            self.game.clone(),
-            play(&self.pos, mv),
-            self.turn.other(),
-        ))
+        let after = morris::front::play(&self.game.variant, &self.pos, self.turn, &r#move)
+            .map_err(|e| Fail::from(e).into_py(py, None))?;
+        Ok(PyPosition::new(self.game.clone(), after, self.turn.other()))
     }
 
     fn __str__(&self) -> String {

@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 
+use morris::front::Spelling;
 use morris::solve::{solve_units, start_value};
-use morris::space::{endgame_roots, plan};
+use morris::space::plan;
 use morris::verify::verify_with;
 use morris::{Database, Sector, Value};
 use pyo3::prelude::*;
@@ -17,22 +18,9 @@ use crate::errors::{check_folder, nothing_solved, solve_command, Fail};
 use crate::game::{Game, RuleArgs};
 use crate::progress::{cancellable, Measure, Reporter, Sink};
 
-/// The most worker threads a call starts (as `--threads` allows).
-const MAX_THREADS: usize = 1024;
-
 /// A pool of `threads` workers (default: every core).
 fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Fail> {
-    if let Some(n) = threads {
-        if !(1..=MAX_THREADS).contains(&n) {
-            return Err(Fail::BadInput(format!(
-                "threads {n}: worker threads must be at least 1 and at most {MAX_THREADS}"
-            )));
-        }
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Fail::BadInput(format!("cannot start worker threads: {e}")))
+    Ok(morris::front::thread_pool(threads, Spelling::Keyword)?)
 }
 
 /// A sector argument, checked as `--sector` is: well formed, and reached by some game.
@@ -53,17 +41,12 @@ struct Solved {
 
 /// The root sectors: one sector and its needs, the endgames, or the whole game.
 fn roots(game: &Game, max_pieces: Option<u8>, sector: Option<&str>) -> Result<Vec<Sector>, Fail> {
-    match (sector, max_pieces) {
-        (Some(_), Some(_)) => Err(Fail::BadInput(
-            "sector and max_pieces exclude each other: give one".into(),
-        )),
-        (Some(text), None) => Ok(vec![sector_arg(game, text)?]),
-        (None, Some(k)) if k < 3 => Err(Fail::BadInput(format!(
-            "max_pieces {k}: a side needs at least 3 pieces to play"
-        ))),
-        (None, Some(k)) => Ok(endgame_roots(&game.variant, k)),
-        (None, None) => Ok(vec![Sector::start(&game.variant)]),
-    }
+    Ok(morris::front::solve_roots(
+        &game.variant,
+        max_pieces,
+        sector,
+        Spelling::Keyword,
+    )?)
 }
 
 /// Options of a run.

@@ -8,7 +8,7 @@ use morris::store::READER_CACHE_BYTES;
 use morris::{Database, Sector, Variant};
 
 use super::args::Source;
-use super::output::{bad_input, solve_command, Failure};
+use super::output::{bad_input, Failure};
 
 /// The database of `variant` under the folder `dir` given as `--db` (see [`check_folder`]).
 pub fn database(dir: &Path, variant: &Variant) -> Result<Database, Failure> {
@@ -56,33 +56,13 @@ pub fn prover(source: &Source, variant: &Variant) -> Result<Database, Failure> {
 /// Refuses a folder option (`--db`, `--tables`) that exists and is not a folder, at once, for
 /// every command.
 pub fn check_folder(dir: &Path, option: &str) -> Result<(), Failure> {
-    match std::fs::metadata(dir) {
-        Ok(meta) if !meta.is_dir() => Err(bad_input(format!(
-            "{option} {}: not a folder (it holds a subfolder per variant and rule set)",
-            dir.display()
-        ))),
-        _ => Ok(()),
-    }
+    Ok(morris::front::check_folder(dir, Some(option), false)?)
 }
 
 /// The failure of a command that found no sector of the rule set at all, with the `solve`
 /// that makes some.
 pub fn nothing_solved(db: &Database) -> Failure {
-    let missing = db.missing(Sector::start(db.variant()));
-    let command = match missing.missing() {
-        Some(m) => solve_command(m, false),
-        None => unreachable!("a missing sector's error says what is missing"),
-    };
-    let what = if db.is_tables() {
-        "no tables"
-    } else {
-        "no solved sectors"
-    };
-    bad_input(format!(
-        "{what} of {} in {}; run `{command}`",
-        db.variant().name(),
-        db.dir().display()
-    ))
+    bad_input(morris::front::nothing_solved(db).0)
 }
 
 /// The sectors `verify` and `check` look at: the one named, or every sector the folder should

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::anyhow;
 use morris::rules::{Color, Position};
 use morris::space::Reachable;
-use morris::{Error, InvalidInput, Missing, Value, Variant};
+use morris::{Error, InvalidInput, Value, Variant};
 
 /// Exit code for bad input: arguments, positions, a missing database.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -34,12 +34,9 @@ impl From<Error> for Failure {
         } else {
             EXIT_FAILURE
         };
-        let error = match &e {
-            Error::Missing(m) => anyhow!("{e}; run `{}`", solve_command(m, true)),
-            Error::OldFormat { missing, .. } => {
-                anyhow!("{e}: `{}`", solve_command(missing, false))
-            }
-            _ => e.into(),
+        let error = match morris::front::command_of(&e) {
+            Some(_) => anyhow!(morris::front::message(&e)),
+            None => e.into(),
         };
         Failure { code, error }
     }
@@ -68,37 +65,7 @@ pub fn bad_input(message: String) -> Failure {
     }
 }
 
-/// The options that select a variant and rule set: `--variant nine --flying three ...`, every
-/// switch named, so that the command means the same whatever the defaults become.
-pub fn game_options(variant: &str, rules: &morris::Rules) -> String {
-    let mut out = format!("--variant {variant}");
-    for (name, value) in rules.switches() {
-        out.push_str(&format!(" --{name} {value}"));
-    }
-    out
-}
-
-/// The `morris solve` that fills in what `m` says is missing: its sector alone (with
-/// `sector`), or its whole rule set.
-pub fn solve_command(m: &Missing, sector: bool) -> String {
-    if m.tables {
-        // Tables are built whole from a solved database folder.
-        return format!(
-            "morris tables {} --db DB --out {}",
-            game_options(&m.variant, &m.rules),
-            m.db.display()
-        );
-    }
-    let mut command = format!(
-        "morris solve {} --db {}",
-        game_options(&m.variant, &m.rules),
-        m.db.display()
-    );
-    if sector {
-        command.push_str(&format!(" --sector {}", m.sector));
-    }
-    command
-}
+pub use morris::front::solve_command;
 
 /// The start position's value in words.
 pub fn describe_start(v: Value) -> String {

@@ -3,12 +3,12 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use morris::space::{endgame_roots, plan, Reachable};
+use morris::space::plan;
 use morris::{Database, Sector, Variant, WorkUnit};
 
 use super::args::SolveArgs;
 use super::bars::SolveBars;
-use super::output::{bad_input, Failure, Out};
+use super::output::{Failure, Out};
 use super::units::{print_solved, slots, thread_pool};
 
 /// `morris solve`.
@@ -35,21 +35,12 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
 
 /// Root sectors for the arguments: the whole game, the endgames, or one sector and its needs.
 fn roots_for(variant: &Variant, args: &SolveArgs) -> Result<Vec<Sector>, Failure> {
-    let roots = if let Some(text) = &args.sector {
-        let sector: Sector = text.parse()?;
-        Reachable::new(variant).check_sector(sector)?;
-        vec![sector]
-    } else if let Some(k) = args.max_pieces {
-        if k < 3 {
-            return Err(bad_input(format!(
-                "--max-pieces {k}: a side needs at least 3 pieces to play"
-            )));
-        }
-        endgame_roots(variant, k)
-    } else {
-        vec![Sector::start(variant)]
-    };
-    Ok(roots)
+    Ok(morris::front::solve_roots(
+        variant,
+        args.max_pieces,
+        args.sector.as_deref(),
+        morris::front::Spelling::Flag,
+    )?)
 }
 
 /// `solve --plan`: the work units in dependency order with their sizes.

@@ -50,10 +50,7 @@ pub fn tables(variant: &Variant, args: &TablesArgs) -> Result<ExitCode, Failure>
         },
         ..Options::default()
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| bad_input(format!("cannot start worker threads: {e}")))?;
+    let pool = morris::front::thread_pool(args.threads, morris::front::Spelling::Flag)?;
     let bar = TablesBar::new(args.quiet);
     let started = Instant::now();
     let reports = pool.install(|| build_tables(&db, &args.out, &options, &bar));

@@ -7,7 +7,7 @@ use morris::solve::start_value;
 use morris::{Database, WorkUnit};
 
 use super::args::SolveArgs;
-use super::output::{bad_input, describe_start, Failure, Out};
+use super::output::{describe_start, Failure, Out};
 
 /// The index slots of a unit's sectors.
 pub fn slots(db: &Database, unit: &WorkUnit) -> u64 {
@@ -39,8 +39,8 @@ pub fn print_solved(
 
 /// The worker threads of `--threads`.
 pub fn thread_pool(args: &SolveArgs) -> Result<rayon::ThreadPool, Failure> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| bad_input(format!("cannot start worker threads: {e}")))
+    Ok(morris::front::thread_pool(
+        args.threads,
+        morris::front::Spelling::Flag,
+    )?)
 }

@@ -97,14 +97,7 @@ pub(super) fn solve_command(m: &Missing) -> String {
     format!("{} --sector {}", whole_game_command(m), m.sector)
 }
 
-/// The `morris solve` of the whole game of a missing sector's rule set, without the folder.
-pub(super) fn whole_game_command(m: &Missing) -> String {
-    let mut command = format!("morris solve --variant {}", m.variant);
-    for (name, value) in m.rules.switches() {
-        command.push_str(&format!(" --{name} {value}"));
-    }
-    command
-}
+pub(super) use crate::front::whole_game_command;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
