@@ -415,12 +415,7 @@ pub(crate) fn open(
     full_board: Option<Text>,
 ) -> PyResult<PyDatabase> {
     let path = path.0;
-    let rules = crate::game::RuleArgs {
-        flying,
-        removal,
-        phases,
-        full_board,
-    };
+    let rules = crate::game::RuleArgs::new(flying, removal, phases, full_board);
     let game = folder_game(py, &path, variant, rules)?;
     let db = {
         let (root, game) = (&path, &*game);
@@ -463,12 +458,7 @@ pub(crate) fn stats<'py>(
     full_board: Option<Text>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let path = path.0;
-    let rules = crate::game::RuleArgs {
-        flying,
-        removal,
-        phases,
-        full_board,
-    };
+    let rules = crate::game::RuleArgs::new(flying, removal, phases, full_board);
     let game = folder_game(py, &path, variant, rules)?;
     let text = {
         let (root, game) = (&path, &*game);

@@ -80,6 +80,21 @@ pub(crate) struct RuleArgs {
 }
 
 impl RuleArgs {
+    /// The switches given as keywords.
+    pub(crate) fn new(
+        flying: Option<Text>,
+        removal: Option<Text>,
+        phases: Option<Text>,
+        full_board: Option<Text>,
+    ) -> RuleArgs {
+        RuleArgs {
+            flying,
+            removal,
+            phases,
+            full_board,
+        }
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.flying.is_none()
             && self.removal.is_none()

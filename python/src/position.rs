@@ -139,12 +139,7 @@ impl PyPosition {
         phases: Option<Text>,
         full_board: Option<Text>,
     ) -> PyResult<PyPosition> {
-        let rules = RuleArgs {
-            flying,
-            removal,
-            phases,
-            full_board,
-        };
+        let rules = RuleArgs::new(flying, removal, phases, full_board);
         let game = crate::game_arg(py, variant, rules)?;
         let g = game.clone();
         let text = crate::args::text(text, What::Position)?;
@@ -163,12 +158,7 @@ impl PyPosition {
         phases: Option<Text>,
         full_board: Option<Text>,
     ) -> PyResult<PyPosition> {
-        let rules = RuleArgs {
-            flying,
-            removal,
-            phases,
-            full_board,
-        };
+        let rules = RuleArgs::new(flying, removal, phases, full_board);
         Ok(PyPosition::at_start(crate::game_arg(py, variant, rules)?))
     }
 

@@ -27,12 +27,7 @@ impl PyVariant {
         full_board: Option<Text>,
     ) -> PyResult<PyVariant> {
         let variant = Variant::by_name(&name.0).map_err(|e| Fail::from(e).into_py(py, None))?;
-        let rules = RuleArgs {
-            flying,
-            removal,
-            phases,
-            full_board,
-        };
+        let rules = RuleArgs::new(flying, removal, phases, full_board);
         let overrides = rules.overrides().map_err(|e| e.into_py(py, None))?;
         Ok(PyVariant::of(game_of(variant.with_overrides(overrides))))
     }

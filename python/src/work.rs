@@ -130,12 +130,7 @@ pub(crate) fn solve<'py>(
     full_board: Option<Text>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let path = path.0;
-    let rules = RuleArgs {
-        flying,
-        removal,
-        phases,
-        full_board,
-    };
+    let rules = RuleArgs::new(flying, removal, phases, full_board);
     let game = crate::game_arg(py, variant, rules)?;
     let reporter = Reporter::new(Sink::of(progress)?, Measure::UnitSlots);
     let solved = {
@@ -257,12 +252,7 @@ pub(crate) fn verify<'py>(
     full_board: Option<Text>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let path = path.0;
-    let rules = RuleArgs {
-        flying,
-        removal,
-        phases,
-        full_board,
-    };
+    let rules = RuleArgs::new(flying, removal, phases, full_board);
     let game = crate::game_arg(py, variant, rules)?;
     let reporter = Reporter::new(Sink::of(progress)?, Measure::Steps);
     let proved = {

@@ -32,6 +32,18 @@ fn log(bar_hidden: bool, println: impl FnOnce(&str) -> io::Result<()>, line: &st
     }
 }
 
+/// Writes a log line above one bar ([`log`]).
+fn log_above(bar: &ProgressBar, line: &str) {
+    log(
+        bar.is_hidden(),
+        |l| {
+            bar.println(l);
+            Ok(())
+        },
+        line,
+    );
+}
+
 /// The bars of `solve`: the whole run's units, and the current unit's phases.
 pub struct SolveBars {
     multi: MultiProgress,
@@ -165,14 +177,7 @@ impl Progress for CheckBar {
         let line = format!(
             "sector {sector}: {positions} positions, {children} child values in {time:.2?}, {found}"
         );
-        log(
-            self.bar.is_hidden(),
-            |l| {
-                self.bar.println(l);
-                Ok(())
-            },
-            &line,
-        );
+        log_above(&self.bar, &line);
     }
 }
 
@@ -211,25 +216,11 @@ impl TablesProgress for TablesBar {
             "{how} {}: {} slots, win/draw/loss {} bytes ({} model), depth {} bytes; database file {} bytes",
             r.sector, r.slots, r.wdl_bytes, r.model, r.depth_bytes, r.database_bytes
         );
-        log(
-            self.bar.is_hidden(),
-            |l| {
-                self.bar.println(l);
-                Ok(())
-            },
-            &line,
-        );
+        log_above(&self.bar, &line);
     }
     fn replaced(&self, sector: morris::Sector, fault: &morris::Error) {
         // Said even under --quiet: a file that was there and failed its check is news.
         let line = format!("rebuilding {sector}: its tables fail their check: {fault}");
-        log(
-            self.bar.is_hidden(),
-            |l| {
-                self.bar.println(l);
-                Ok(())
-            },
-            &line,
-        );
+        log_above(&self.bar, &line);
     }
 }
