@@ -88,15 +88,7 @@ impl ColexTable {
 
     fn new(binom: &[[u64; 33]; 33]) -> ColexTable {
         let terms = |x: u32, shift: usize, before: usize| -> u32 {
-            let mut rank = 0u64;
-            let mut y = x;
-            let mut i = before + 1;
-            while y != 0 {
-                rank += binom[y.trailing_zeros() as usize + shift][i];
-                i += 1;
-                y &= y - 1;
-            }
-            rank as u32
+            colex_terms(binom, x, before + 1, |p| p as usize + shift) as u32
         };
         let low = (0..Self::SIZE as u32).map(|x| terms(x, 0, 0)).collect();
         let high = (0..=Self::BITS as usize)
@@ -278,20 +270,14 @@ impl Orbits {
     /// Colex rank of `x` squeezed onto the set bits of `free` (the rank of `pext(x, free)`),
     /// without squeezing: each point's place among the free points is a population count.
     #[inline]
-    fn squeezed_rank(&self, mut x: u32, free: u32) -> u64 {
+    fn squeezed_rank(&self, x: u32, free: u32) -> u64 {
         if let Some(t) = &self.table {
             return t.rank(pext(x, free));
         }
-        let mut rank = 0;
-        let mut i = 1;
-        while x != 0 {
-            let low = x & x.wrapping_neg();
-            let place = (free & (low - 1)).count_ones();
-            rank += self.binom[place as usize][i];
-            i += 1;
-            x ^= low;
-        }
-        rank
+        // A point's place among the free points: how many free points lie below it.
+        colex_terms(&self.binom, x, 1, |p| {
+            (free & ((1u32 << p) - 1)).count_ones() as usize
+        })
     }
 
     /// The set of `k` of the points of `free` whose squeezed colex rank is `rank` (the
@@ -332,15 +318,7 @@ impl OneMore<'_> {
         // base[j] is the rank without the added place's own term, when j points of x lie
         // below it: those keep their index i, the ones above move to i + 1.
         let binom = self.binom;
-        let mut above: u64 = 0;
-        let mut y = x;
-        let mut i = 1;
-        while y != 0 {
-            above += binom[y.trailing_zeros() as usize][i + 1];
-            i += 1;
-            y &= y - 1;
-        }
-        self.base[0] = above;
+        self.base[0] = colex_terms(binom, x, 2, |p| p as usize);
         let mut y = x;
         let mut j = 1;
         while y != 0 {
@@ -430,18 +408,13 @@ impl RowRank<'_> {
 
     /// The squeezed colex rank of a set of free points.
     #[inline]
-    fn rank(&self, mut x: u32) -> u64 {
+    fn rank(&self, x: u32) -> u64 {
         if let Some(t) = &self.orbits.table {
             return t.rank(pext(x, self.free));
         }
-        let mut rank = 0;
-        let mut i = 1;
-        while x != 0 {
-            rank += self.orbits.binom[self.place[x.trailing_zeros() as usize] as usize][i];
-            i += 1;
-            x &= x - 1;
-        }
-        rank
+        colex_terms(&self.orbits.binom, x, 1, |p| {
+            self.place[p as usize] as usize
+        })
     }
 }
 
@@ -470,11 +443,24 @@ pub(crate) fn spread(x: u32, point_of_place: &[u8; 32]) -> PointSet {
 
 /// The colex rank of a set among the sets of its size.
 #[inline]
-fn colex(binom: &[[u64; 33]; 33], mut x: u32) -> u64 {
+fn colex(binom: &[[u64; 33]; 33], x: u32) -> u64 {
+    colex_terms(binom, x, 1, |p| p as usize)
+}
+
+/// The sum of the colex rank's terms: `binom[place(p)][first + k]` over the points `p` of `x`
+/// in increasing order, `k` counting from 0. Every colex rank of the index is this loop with
+/// its own idea of a point's place (its number, its place among the free points, shifted).
+#[inline(always)]
+fn colex_terms(
+    binom: &[[u64; 33]; 33],
+    mut x: u32,
+    first: usize,
+    place: impl Fn(u32) -> usize,
+) -> u64 {
     let mut rank = 0;
-    let mut i = 1;
+    let mut i = first;
     while x != 0 {
-        rank += binom[x.trailing_zeros() as usize][i];
+        rank += binom[place(x.trailing_zeros())][i];
         i += 1;
         x &= x - 1;
     }
