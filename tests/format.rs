@@ -9,26 +9,10 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{output_text, payload_offset, rule_dir, run_morris, scratch, Rng};
+use common::{morris, payload_offset, rule_dir, scratch, solve_into, text, Rng};
 use morris::space::Sector;
 use morris::store::Database;
 use morris::{Color, Variant};
-
-fn morris(args: &[&str]) -> Output {
-    run_morris(args, "")
-}
-
-fn text(o: &Output) -> String {
-    output_text(o)
-}
-
-fn solve(variant: &str, db: &Path, extra: &[&str]) {
-    let mut args = vec!["--variant", variant, "solve", "--quiet", "--db"];
-    args.push(db.to_str().unwrap());
-    args.extend(extra);
-    let out = morris(&args);
-    assert!(out.status.success(), "{args:?}: {}", text(&out));
-}
 
 /// The sector files (and only them) of every rule-set folder, by name.
 fn sector_files(db: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -74,7 +58,7 @@ fn position_in_block(db: &Path, sector: Sector, block: u64) -> String {
 fn damage_anywhere_in_a_file_is_caught_before_any_answer_that_reads_it() {
     let db = scratch("format-damage");
     let dbs = db.to_str().unwrap();
-    solve("nine", &db, &["--sector", "4-4-0-0"]);
+    solve_into("nine", &db, &["--sector", "4-4-0-0"]);
     let file = rule_dir(&db, "nine").join("4-4-0-0.sec");
     let pristine = fs::read(&file).unwrap();
     let payload = payload_offset(&pristine);
@@ -194,7 +178,7 @@ fn damage_anywhere_in_a_file_is_caught_before_any_answer_that_reads_it() {
 #[test]
 fn stats_json_keeps_the_documented_key_order_and_reports_each_files_checksum() {
     let db = scratch("format-stats");
-    solve("three", &db, &[]);
+    solve_into("three", &db, &[]);
     let out = morris(&[
         "--variant",
         "three",
@@ -263,7 +247,7 @@ fn spawn_solve(db: &Path) -> std::process::Child {
 #[test]
 fn two_solves_sharing_a_folder_killed_at_random_end_byte_identical() {
     let reference = scratch("format-shared-reference");
-    solve("six", &reference, &["--threads", "1"]);
+    solve_into("six", &reference, &["--threads", "1"]);
     let expected = sector_files(&reference);
     let shared = scratch("format-shared");
     let mut rng = Rng::new(8);
@@ -315,7 +299,7 @@ fn temporary_files_of_killed_and_interrupted_runs_do_not_survive() {
     let dir = rule_dir(&db, "three");
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("3-3-0-0.sec.4242-0.tmp"), b"partial").unwrap();
-    solve("three", &db, &[]);
+    solve_into("three", &db, &[]);
     assert_eq!(temporary_files(&db), Vec::<String>::new());
 
     // SIGINT and SIGTERM during a write: the handler removes the file being written.
@@ -396,7 +380,7 @@ fn morris_within(args: &[&str], limit: Duration) -> Output {
 fn files_of_format_1_and_things_that_are_not_files_are_refused_by_name() {
     let db = scratch("format-not-files");
     let dbs = db.to_str().unwrap();
-    solve("three", &db, &[]);
+    solve_into("three", &db, &[]);
     let dir = rule_dir(&db, "three");
     let file = dir.join("3-3-0-0.sec");
     let pristine = fs::read(&file).unwrap();
@@ -566,7 +550,7 @@ fn bump(bytes: &mut [u8], offset: usize, delta: i64) {
 #[test]
 fn forged_header_statistics_are_caught() {
     let db = scratch("format-forged-stats");
-    solve("five", &db, &[]);
+    solve_into("five", &db, &[]);
     let path = rule_dir(&db, "five").join("4-4-0-0.sec");
     let whole = fs::read(&path).unwrap();
     let dbs = db.to_str().unwrap();
@@ -612,7 +596,7 @@ fn forged_header_statistics_are_caught() {
 #[test]
 fn solve_solves_a_damaged_sector_again() {
     let db = scratch("format-solve-damaged");
-    solve("five", &db, &[]);
+    solve_into("five", &db, &[]);
     let dir = rule_dir(&db, "five");
     let path = dir.join("3-3-0-0.sec");
     let whole = fs::read(&path).unwrap();
@@ -641,7 +625,7 @@ fn solve_solves_a_damaged_sector_again() {
 #[test]
 fn a_deleted_sector_is_found_missing() {
     let db = scratch("format-deleted");
-    solve("five", &db, &[]);
+    solve_into("five", &db, &[]);
     let dir = rule_dir(&db, "five");
     let dbs = db.to_str().unwrap();
     for gone in ["3-3-0-0", "0-0-5-5"] {
@@ -672,7 +656,7 @@ fn a_deleted_sector_is_found_missing() {
 fn a_folder_whose_record_of_planned_sectors_is_lost_is_not_called_complete() {
     let root = scratch("format-planned");
     let db = root.join("db");
-    solve("five", &db, &[]);
+    solve_into("five", &db, &[]);
     let tables = root.join("tables");
     let (dbs, ts) = (db.to_str().unwrap(), tables.to_str().unwrap());
     let out = morris(&[
@@ -771,7 +755,7 @@ fn a_folder_whose_record_of_planned_sectors_is_lost_is_not_called_complete() {
 fn a_forged_sector_is_named_first_with_a_count_per_sector() {
     let root = scratch("format-forged-order");
     let db = root.join("db");
-    solve("five", &db, &[]);
+    solve_into("five", &db, &[]);
     let path = rule_dir(&db, "five").join("3-3-0-0.sec");
     let mut bytes = fs::read(&path).unwrap();
     let payload = payload_offset(&bytes);

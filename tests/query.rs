@@ -1,37 +1,11 @@
 //! `query` and `verify` from the command line: answers, JSON, and damage that is always caught.
 
 use std::fs;
-use std::path::PathBuf;
 use std::process::Output;
 
 mod common;
 
-use common::{output_text, payload_offset, rule_dir, run_morris};
-
-fn morris(args: &[&str]) -> Output {
-    run_morris(args, "")
-}
-
-fn text(o: &Output) -> String {
-    output_text(o)
-}
-
-fn solved(name: &str, variant: &str, extra: &[&str]) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = fs::remove_dir_all(&dir);
-    let mut args = vec![
-        "--variant",
-        variant,
-        "solve",
-        "--quiet",
-        "--db",
-        dir.to_str().unwrap(),
-    ];
-    args.extend(extra);
-    let out = morris(&args);
-    assert!(out.status.success(), "{}", text(&out));
-    dir
-}
+use common::{morris, payload_offset, rule_dir, run_morris, solved, text};
 
 #[test]
 fn gassers_deepest_3_3_position_is_a_loss_in_26_for_black() {

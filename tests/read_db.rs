@@ -9,28 +9,10 @@ use std::time::Instant;
 
 mod common;
 
-use common::{boards, pipe, played, reader_agrees, Rng};
+use common::{boards, pipe, played, reader_agrees, solved, Rng};
 use morris::space::Sector;
 use morris::space::{Orbits, SectorIndex};
 use morris::{Color, Position, Variant};
-
-fn solve(name: &str, variant: &str, extra: &[&str]) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = fs::remove_dir_all(&dir);
-    let mut args = vec!["--variant", variant, "solve", "--quiet", "--db"];
-    args.push(dir.to_str().unwrap());
-    args.extend(extra);
-    let out = Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(&args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    dir
-}
 
 /// Asks `morris query` and the Python reader about every position; returns how many query
 /// answered (every one of them the reader must answer alike).
@@ -63,7 +45,7 @@ fn python_reader_agrees_with_query() {
     let mut rng = Rng::new(2024);
 
     let six = Variant::by_name("six").unwrap();
-    let db = solve("read-db-six", "six", &[]);
+    let db = solved("read-db-six", "six", &[]);
     let mut positions = Vec::new();
     for max_plies in [8, 14, 30, 80] {
         positions.extend(played(&six, &mut rng, 2500, max_plies));
@@ -75,7 +57,7 @@ fn python_reader_agrees_with_query() {
     );
 
     let nine = Variant::by_name("nine").unwrap();
-    let db = solve("read-db-nine", "nine", &["--max-pieces", "5"]);
+    let db = solved("read-db-nine", "nine", &["--max-pieces", "5"]);
     let positions = boards(&nine, &mut rng, 10_000, 3, 5);
     let answered = compare(&db, "nine", &positions);
     assert!(
@@ -428,7 +410,7 @@ fn python_reader_agrees_with_query_on_every_variant() {
         let mut extra = vec!["--max-pieces".to_string(), k.to_string()];
         extra.extend(options.iter().map(|o| o.to_string()));
         let extra: Vec<&str> = extra.iter().map(|s| s.as_str()).collect();
-        let db = solve(&tag, name, &extra);
+        let db = solved(&tag, name, &extra);
         if lasker {
             // With three pieces a side the whole game is small; else the sectors 3-3-1-0 needs.
             let mut args = vec!["--variant", name, "solve", "--quiet"];

@@ -41,23 +41,7 @@ fn morris() -> Command {
 
 /// A database folder under the test target directory, solved once per test run.
 fn solved(name: &str, variant: &str, cell: &'static OnceLock<PathBuf>) -> &'static Path {
-    cell.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-        let _ = fs::remove_dir_all(&dir);
-        let out = run_morris(
-            &[
-                "--variant",
-                variant,
-                "solve",
-                "--quiet",
-                "--db",
-                dir.to_str().unwrap(),
-            ],
-            "",
-        );
-        assert!(out.status.success(), "{}", output_text(&out));
-        dir
-    })
+    cell.get_or_init(|| common::solved(name, variant, &[]))
 }
 
 fn six_db() -> &'static str {

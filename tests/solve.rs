@@ -5,23 +5,15 @@ mod common;
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 
-use common::{output_text, run_morris, scratch, variant};
+use common::{morris, scratch, solve_into, text, variant};
 use morris::rules::{generate, play};
 use morris::space::{plan, Sector};
 use morris::space::{Orbits, SectorIndex};
 use morris::store::Database;
 use morris::{Position, Value, Variant};
-
-fn morris(args: &[&str]) -> Output {
-    run_morris(args, "")
-}
-
-fn text(o: &Output) -> String {
-    output_text(o)
-}
 
 fn published() -> BTreeMap<String, String> {
     include_str!("../data/published.tsv")
@@ -32,21 +24,6 @@ fn published() -> BTreeMap<String, String> {
             (k.to_string(), v.to_string())
         })
         .collect()
-}
-
-fn solve(v: &str, db: &Path, extra: &[&str]) -> String {
-    let mut args = vec![
-        "--variant",
-        v,
-        "solve",
-        "--quiet",
-        "--db",
-        db.to_str().unwrap(),
-    ];
-    args.extend(extra);
-    let out = morris(&args);
-    assert!(out.status.success(), "solve {v} {extra:?}: {}", text(&out));
-    text(&out)
 }
 
 #[test]
@@ -203,7 +180,7 @@ fn index_round_trips_and_matches_burnside_counts() {
 fn nine_3_3_matches_gasser() {
     let p = published();
     let db = scratch("nine-3-3");
-    solve("nine", &db, &["--sector", "3-3-0-0"]);
+    solve_into("nine", &db, &["--sector", "3-3-0-0"]);
     let out = morris(&["stats", "--json", "--db", db.to_str().unwrap()]);
     assert!(out.status.success());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -252,7 +229,7 @@ fn small_games_have_their_published_values() {
     let p = published();
     for v in ["three", "three-diag", "five", "six", "six-diag", "seven"] {
         let db = scratch(&format!("start-{v}"));
-        let out = solve(v, &db, &[]);
+        let out = solve_into(v, &db, &[]);
         assert!(out.contains("start position: "), "{out}");
         let value = start_value(v, &db);
         assert_eq!(value.name(), p[&format!("start/{v}")], "{v}");
@@ -308,7 +285,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 #[test]
 fn a_run_killed_with_sigkill_resumes_to_identical_files() {
     let reference = scratch("kill-reference");
-    solve("six", &reference, &["--threads", "1"]);
+    solve_into("six", &reference, &["--threads", "1"]);
     let expected = files(&reference);
     assert!(expected.len() > 70);
     let mut resumed_some = false;
@@ -334,7 +311,7 @@ fn a_run_killed_with_sigkill_resumes_to_identical_files() {
         child.wait().unwrap();
         let before = files(&db).keys().filter(|k| k.ends_with(".sec")).count();
         resumed_some |= before > 0 && before < expected.len();
-        let out = solve("six", &db, &[]);
+        let out = solve_into("six", &db, &[]);
         assert!(out.contains("start position: draw"), "{out}");
         let got = files(&db);
         assert_eq!(
@@ -355,7 +332,7 @@ fn a_run_killed_with_sigkill_resumes_to_identical_files() {
 fn bad_input_is_refused_with_exit_2_and_nothing_solved_is_damaged() {
     let db = scratch("bad-input");
     let dbs = db.to_str().unwrap();
-    solve("three", &db, &[]);
+    solve_into("three", &db, &[]);
     let before = files(&db);
     // (variant, options after `solve --db DIR`, what the message must say)
     let cases: [(&str, &[&str], &str); 9] = [
@@ -460,8 +437,8 @@ fn files_are_identical_for_any_thread_count_and_match_the_recorded_hash() {
         .collect();
     let one = scratch("determinism-1");
     let two = scratch("determinism-2");
-    solve("five", &one, &["--threads", "1"]);
-    solve("five", &two, &["--threads", "2"]);
+    solve_into("five", &one, &["--threads", "1"]);
+    solve_into("five", &two, &["--threads", "2"]);
     let h1 = determinism_hash(&one);
     assert_eq!(h1, determinism_hash(&two));
     let (payloads, whole) = recorded["five"];
@@ -487,8 +464,8 @@ fn lasker_endgames_equal_nines_and_its_mixed_sectors_verify() {
     };
     let nine = scratch("lasker-vs-nine-nine");
     let lasker = scratch("lasker-vs-nine-lasker");
-    solve("nine", &nine, &["--max-pieces", "4"]);
-    solve("lasker", &lasker, &["--max-pieces", "4"]);
+    solve_into("nine", &nine, &["--max-pieces", "4"]);
+    solve_into("lasker", &lasker, &["--max-pieces", "4"]);
     let (a, b) = (stats("nine", &nine), stats("lasker", &lasker));
     let rows = |j: &serde_json::Value| -> Vec<serde_json::Value> {
         j["sectors"]
@@ -506,7 +483,7 @@ fn lasker_endgames_equal_nines_and_its_mixed_sectors_verify() {
     assert_eq!(rows(&a).len(), 4, "3-3, 3-4, 4-3 and 4-4");
     // A sector where a side may place or move (2-3-1-0 and its twin 3-2-0-1 form one cyclic
     // unit), solved with what it needs and proved by verify.
-    solve("lasker", &lasker, &["--sector", "3-3-1-1"]);
+    solve_into("lasker", &lasker, &["--sector", "3-3-1-1"]);
     let out = morris(&[
         "--variant",
         "lasker",
@@ -525,7 +502,7 @@ fn lasker_endgames_equal_nines_and_its_mixed_sectors_verify() {
 fn solve_with_verify_proves_each_unit_and_writes_the_same_files() {
     let plain = scratch("solve-verify-plain");
     let proved = scratch("solve-verify-proved");
-    solve("five", &plain, &[]);
+    solve_into("five", &plain, &[]);
     let out = morris(&[
         "--variant",
         "five",

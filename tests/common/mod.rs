@@ -126,6 +126,40 @@ pub fn run_morris(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs the `morris` binary with `args` and no input.
+pub fn morris(args: &[&str]) -> Output {
+    run_morris(args, "")
+}
+
+/// Standard output then standard error, as text (the short name the tests use).
+pub fn text(o: &Output) -> String {
+    output_text(o)
+}
+
+/// Solves `variant` (with `extra` arguments, quietly) into the folder `db`, asserting that it
+/// succeeds; returns what it printed.
+pub fn solve_into(variant: &str, db: &std::path::Path, extra: &[&str]) -> String {
+    let mut args = vec!["--variant", variant, "solve", "--quiet", "--db"];
+    args.push(db.to_str().unwrap());
+    args.extend(extra);
+    let out = morris(&args);
+    assert!(
+        out.status.success(),
+        "solve {variant} {extra:?}: {}",
+        text(&out)
+    );
+    text(&out)
+}
+
+/// A fresh folder `name` under the build's temporary folder, with `variant` solved into it
+/// (with `extra` arguments).
+pub fn solved(name: &str, variant: &str, extra: &[&str]) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    solve_into(variant, &dir, extra);
+    dir
+}
+
 /// Standard output then standard error, as text.
 pub fn output_text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
