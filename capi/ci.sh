@@ -3,7 +3,8 @@
 # crate's lints and unit tests pass, and a C program compiled by `cc` against the header and
 # linked to libmorris.a and to libmorris.so answers thousands of six's positions exactly as
 # `morris query --json` does, from a database folder and from compact tables, also from 4
-# threads at once, with the right error codes.
+# threads at once, with the right error codes; and every example of docs/c.md compiles, runs and
+# prints what the page shows (capi/tests/docs_examples.py).
 #
 #   bash capi/ci.sh              (from anywhere; builds in $CARGO_TARGET_DIR or target/)
 #
@@ -63,15 +64,10 @@ args=(--variant six --positions "$work/positions.txt" --expected "$work/expected
   --partial "$work/partial" --damaged "$work/damaged" "$work/db" "$work/tables")
 "$work/probe-static" "${args[@]}"
 LD_LIBRARY_PATH="$target/release" "$work/probe-shared" "${args[@]}"
-# The guide's example compiles and runs as C++ against the same header.
-if command -v c++ >/dev/null; then
-  sed -n '/^```cpp example.cpp$/,/^```$/p' docs/c.md | sed '1d;$d' >"$work/example.cpp"
-  c++ -std=c++17 -Wall -Wextra -Werror -Icapi/include "$work/example.cpp" \
-    "$target/release/libmorris.a" -lpthread -lm -ldl -o "$work/example-cpp"
-  "$work/example-cpp" "$work/tables" >/dev/null
-fi
-sed -n '/^```c example.c$/,/^```$/p' docs/c.md | sed '1d;$d' >"$work/example.c"
-"$cc" "${flags[@]}" "$work/example.c" "$target/release/libmorris.a" -lm -ldl -o "$work/example-c"
-"$work/example-c" "$work/db" >/dev/null
+
+step "docs/c.md's examples"
+# Every example of the guide, compiled (warnings as errors) and run as the page says, in a folder
+# of its own, its output compared with what the page shows.
+python3 capi/tests/docs_examples.py "$target" "$work/docs"
 
 step "passed"

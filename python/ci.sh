@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# What CI runs for the Python package: a fresh virtual environment, `pip install ./python pytest`
-# into it (pip fetches maturin from PyPI through pyproject.toml's build-system and builds the
-# abi3 wheel with cargo), then the tests against the `morris` binary. Needs `cargo build
-# --release` of the repository first (the tests solve their databases with the binary).
+# What CI runs for the Python package: a fresh virtual environment, `pip install ./python pytest
+# tqdm matplotlib` into it (pip fetches maturin from PyPI through pyproject.toml's build-system and
+# builds the abi3 wheel with cargo), then the tests against the `morris` binary, docs/python.md's
+# examples among them (python/tests/test_docs.py). Needs `cargo build --release` of the
+# repository first (the tests solve their databases with the binary).
 # Exits non-zero when anything fails.
 #
 #   bash python/ci.sh               # from anywhere in a clone
@@ -30,7 +31,9 @@ if ! python3 -m venv "$venv"; then
   rm -rf "$venv"
   python3 -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install -q ./python pytest
+# tqdm and matplotlib are no dependencies of the package, but docs/python.md's examples use them
+# and python/tests/test_docs.py runs every example (under CI=true a missing one fails, not skips).
+"$venv/bin/python" -m pip install -q ./python pytest tqdm matplotlib
 echo "python/ci.sh: installed in $(( $(date +%s) - started )) s"
 
 # The one abi3 wheel imports and answers on every other CPython from 3.9 on that the machine
