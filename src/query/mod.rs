@@ -8,5 +8,6 @@ pub mod wire;
 
 pub use analysis::{Analysis, MoveValue};
 pub use bestmove::{choose, Choice, Rule};
-pub use random::{random_seed, SplitMix64};
+pub use random::random_seed;
+pub(crate) use random::SplitMix64;
 pub use strength::{move_at, probabilities, sample, score, Sample, Strength};

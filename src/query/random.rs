@@ -5,18 +5,18 @@ use std::hash::{BuildHasher, Hasher};
 /// SplitMix64 (Steele, Lea and Flood 2014): a 64-bit counter stepped by the golden ratio and
 /// mixed; one multiply-xorshift chain per number, well spread even from seeds 0, 1, 2, ...
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SplitMix64 {
+pub(crate) struct SplitMix64 {
     state: u64,
 }
 
 impl SplitMix64 {
     /// The generator that `seed` starts.
-    pub fn new(seed: u64) -> SplitMix64 {
+    pub(crate) fn new(seed: u64) -> SplitMix64 {
         SplitMix64 { state: seed }
     }
 
     /// The next number, uniform over all 64-bit values.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -26,12 +26,12 @@ impl SplitMix64 {
 
     /// A number in `0..n` (`n > 0`), by the high half of a 128-bit product (Lemire): unbiased
     /// to within n / 2^64, far below anything a caller could see.
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
     /// A number in `[0, 1)` with 53 random bits.
-    pub fn unit(&mut self) -> f64 {
+    pub(crate) fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 }

@@ -158,8 +158,9 @@ impl SectorFile {
     /// into memory at once instead, every block checked, for the proof's rows.
     ///
     /// # Errors
-    /// As [`TableFile::open`](super::table::TableFile::open); with `whole`, the first damaged
-    /// block.
+    /// As a table file's opening: `Error::Io`, `Error::Foreign` for another variant, rule set,
+    /// board or sector, `Error::Damaged` for a failed checksum, a bad field or a wrong length;
+    /// with `whole`, the first damaged block.
     pub fn open_tables(
         dir: &Path,
         variant: &Variant,

@@ -64,15 +64,15 @@ use crate::rules::{Flying, FullBoard, NoMove, Phases, Removal, RuleSwitch, Rules
 use crate::space::Sector;
 
 /// The file's first eight bytes.
-pub const MAGIC: &[u8; 8] = b"MORRISDB";
+pub(crate) const MAGIC: &[u8; 8] = b"MORRISDB";
 /// The format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 2;
+pub(crate) const FORMAT_VERSION: u32 = 2;
 /// The version of the index layout (`index.rs`) this build reads and writes.
-pub const INDEX_LAYOUT: u32 = 1;
+pub(crate) const INDEX_LAYOUT: u32 = 1;
 /// The size of the header region; the block table follows it.
-pub const HEADER_SIZE: u64 = 4096;
+pub(crate) const HEADER_SIZE: u64 = 4096;
 /// The payload block size this build writes.
-pub const BLOCK_SIZE: u32 = 1 << 20;
+pub(crate) const BLOCK_SIZE: u32 = 1 << 20;
 /// Where the header checksum lies.
 pub(super) const HEADER_CHECKSUM_AT: usize = 4088;
 /// The board-lines field's size.

@@ -14,7 +14,7 @@ mod sector_tables;
 mod table;
 mod write;
 
-pub use cache::BlockCache;
+pub(crate) use cache::BlockCache;
 pub use codec::Cell;
 pub(crate) use codec::{encode_cell, width_for_depth, Key, Keys, Proved};
 #[cfg(test)]
@@ -24,16 +24,13 @@ pub use db::{
 };
 pub(crate) use file::Row;
 pub use file::SectorFile;
-pub use format::{
-    Header, SectorStats, BLOCK_SIZE, FORMAT_VERSION, HEADER_SIZE, INDEX_LAYOUT, MAGIC,
-};
+pub(crate) use format::Header;
+pub use format::SectorStats;
 pub(crate) use lock::UnitLock;
 pub(crate) use model::{context, orders, rank_of, CONTEXTS};
-pub use sector_tables::table_path;
+pub(crate) use sector_tables::table_path;
 pub(crate) use sector_tables::{depth_symbol, wdl_symbol};
 pub(crate) use table::{pack, HEAD as TABLE_HEAD};
-pub use table::{
-    read_table_header, Model, TableFile, TableHeader, TableKind, TABLE_MAGIC, TABLE_VERSION,
-};
+pub(crate) use table::{read_table_header, Model, TableHeader, TableKind};
 pub use write::remove_temporary_files;
 pub(crate) use write::{write_sector, write_whole};

@@ -16,7 +16,7 @@ use crate::rules::{Position, Value, Variant};
 use crate::space::{Sector, SectorIndex};
 
 /// The path of `sector`'s table of `kind` in the rule-set folder `dir`.
-pub fn table_path(dir: &Path, sector: Sector, kind: TableKind) -> PathBuf {
+pub(crate) fn table_path(dir: &Path, sector: Sector, kind: TableKind) -> PathBuf {
     dir.join(format!("{sector}.{}", kind.extension()))
 }
 

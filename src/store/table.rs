@@ -67,9 +67,9 @@ use crate::rules::{Flying, FullBoard, NoMove, Phases, Removal, RuleSwitch, Rules
 use crate::space::Sector;
 
 /// The first eight bytes of a table file.
-pub const TABLE_MAGIC: &[u8; 8] = b"MORRISTB";
+pub(crate) const TABLE_MAGIC: &[u8; 8] = b"MORRISTB";
 /// The table format version this build reads and writes.
-pub const TABLE_VERSION: u32 = 1;
+pub(crate) const TABLE_VERSION: u32 = 1;
 /// The header region's size.
 pub(crate) const HEAD: usize = 4096;
 const HEAD_CHECKSUM_AT: usize = 4088;
@@ -81,7 +81,7 @@ const ORDERS_AT: usize = LINES_AT + LINES_SIZE;
 
 /// What a table file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TableKind {
+pub(crate) enum TableKind {
     /// Win, draw or loss of every position (`.wdl`).
     Wdl = 1,
     /// The depth of every won or lost position (`.dtm`).
@@ -90,7 +90,7 @@ pub enum TableKind {
 
 impl TableKind {
     /// The file name extension.
-    pub fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             TableKind::Wdl => "wdl",
             TableKind::Depth => "dtm",
@@ -100,7 +100,7 @@ impl TableKind {
 
 /// How a win/draw/loss table stores its symbols.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Model {
+pub(crate) enum Model {
     /// The symbols themselves.
     None,
     /// Each symbol's rank in the order of its position's context (docs/tables.md §5).
@@ -127,7 +127,7 @@ impl Model {
 
 /// The header of a table file, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableHeader {
+pub(crate) struct TableHeader {
     /// What the file holds.
     pub kind: TableKind,
     /// The variant's name.
@@ -402,7 +402,7 @@ impl TableHeader {
     }
 
     /// The file checksum as 16 hex digits.
-    pub fn checksum_hex(&self) -> String {
+    pub(crate) fn checksum_hex(&self) -> String {
         format!("{:016x}", self.checksum)
     }
 }
@@ -415,7 +415,7 @@ thread_local! {
 
 /// One table file, opened: its header, dictionary and block index checked, its blocks read
 /// with `pread` and checked as they are needed (never mapped).
-pub struct TableFile {
+pub(crate) struct TableFile {
     path: PathBuf,
     file: File,
     header: TableHeader,
@@ -443,7 +443,7 @@ impl TableFile {
     /// # Errors
     /// `Error::Io`, `Error::Foreign` for another variant, rule set, board or sector,
     /// `Error::Damaged` for a failed checksum, a bad field or a wrong length.
-    pub fn open(
+    pub(crate) fn open(
         path: &Path,
         variant: &Variant,
         sector: Sector,
@@ -497,12 +497,12 @@ impl TableFile {
     }
 
     /// The header.
-    pub fn header(&self) -> &TableHeader {
+    pub(crate) fn header(&self) -> &TableHeader {
         &self.header
     }
 
     /// The file's path.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
@@ -537,7 +537,7 @@ impl TableFile {
     }
 
     /// The error of a damaged block, naming the file, the block and its slots.
-    pub fn block_error(&self, b: u64) -> Error {
+    pub(crate) fn block_error(&self, b: u64) -> Error {
         let per = self.header.block_positions as u64;
         Error::damaged(
             &self.path,
@@ -606,7 +606,7 @@ impl TableFile {
     }
 
     /// Checks every block's checksum (in parallel), returning the damaged ones.
-    pub fn check_all_blocks(&self) -> Vec<u64> {
+    pub(crate) fn check_all_blocks(&self) -> Vec<u64> {
         use rayon::prelude::*;
         (0..self.header.blocks)
             .into_par_iter()
@@ -615,7 +615,7 @@ impl TableFile {
     }
 
     /// The compressed bytes of the blocks (for `check`'s report).
-    pub fn data_len(&self) -> u64 {
+    pub(crate) fn data_len(&self) -> u64 {
         self.header.file_len - self.header.data_at
     }
 }
@@ -671,7 +671,7 @@ fn read_head(path: &Path) -> Result<(File, Vec<u8>), Error> {
 ///
 /// # Errors
 /// As [`TableFile::open`].
-pub fn read_table_header(path: &Path) -> Result<TableHeader, Error> {
+pub(crate) fn read_table_header(path: &Path) -> Result<TableHeader, Error> {
     let (_, head) = read_head(path)?;
     TableHeader::decode(&head).map_err(|why| Error::damaged(path, Damage::Header(why)))
 }

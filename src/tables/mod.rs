@@ -1,6 +1,5 @@
 //! Building compact tables from a solved database folder: per sector, a win/draw/loss table
-//! and a depth table ([`crate::store::TableFile`], `docs/tables.md`), built in parallel,
-//! resuming what is built.
+//! and a depth table (`docs/tables.md`), built in parallel, resuming what is built.
 
 mod sector;
 
