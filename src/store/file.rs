@@ -10,7 +10,6 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
-use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
 use super::cache::BlockCache;
@@ -18,7 +17,7 @@ use super::codec::{decode_code, Cell};
 use super::format::{
     check_header, decode_header, Header, FORMAT_VERSION, HEADER_CHECKSUM_AT, HEADER_SIZE, MAGIC,
 };
-use super::regular::open_regular;
+use super::regular::{open_regular, read_exact_at};
 use super::sector_tables::SectorTables;
 use crate::error::{Damage, Error, Missing};
 use crate::kernel::{huge_page_copy, prefetch};
@@ -138,8 +137,7 @@ impl SectorFile {
     ) -> Result<SectorFile, Error> {
         let (file, header) = open_checked(path, variant, sector, slots)?;
         let mut region = vec![0u8; (header.payload_offset() - HEADER_SIZE) as usize];
-        file.read_exact_at(&mut region, HEADER_SIZE)
-            .map_err(|e| Error::io(path, e))?;
+        read_exact_at(&file, &mut region, HEADER_SIZE).map_err(|e| Error::io(path, e))?;
         if xxh3_64(&region) != header.table_checksum {
             return Err(Error::damaged(path, Damage::TableChecksum));
         }
@@ -234,10 +232,7 @@ impl SectorFile {
         let start = b * size;
         let end = (start + size).min(self.header.payload_len());
         let mut bytes = vec![0u8; (end - start) as usize];
-        match self
-            .file
-            .read_exact_at(&mut bytes, self.payload as u64 + start)
-        {
+        match read_exact_at(&self.file, &mut bytes, self.payload as u64 + start) {
             Ok(()) => Ok(bytes),
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
                 let len = self

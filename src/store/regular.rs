@@ -1,5 +1,6 @@
 //! Opening the files a folder holds: regular files only (a FIFO would block the opening), under
-//! a shared lock, and telling what a path that is not one is.
+//! a shared lock, and telling what a path that is not one is; and reading a file at an offset,
+//! with the system's positioned read where there is one.
 
 use std::fs::{self, File};
 use std::path::Path;
@@ -47,4 +48,45 @@ pub(super) fn open_regular(path: &Path) -> Result<File, Error> {
     // Readers share; a process replacing a file in place would need it exclusively.
     let _ = file.try_lock_shared();
     Ok(file)
+}
+
+/// Reads exactly `buf.len()` bytes of `file` at `offset`, without moving a shared file position:
+/// `pread` on Unix, `seek_read` on Windows, and elsewhere (or with the feature
+/// `portable-reads`, which the tests use to run this path on Unix) a seek and a read under one
+/// lock for all files, so that threads reading one file at once cannot mix their positions.
+///
+/// # Errors
+/// The read's: `UnexpectedEof` when the file ends first.
+pub(super) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(all(unix, not(feature = "portable-reads")))]
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(buf, offset)
+    }
+    #[cfg(all(windows, not(feature = "portable-reads")))]
+    {
+        use std::os::windows::fs::FileExt;
+        let (mut buf, mut offset) = (buf, offset);
+        while !buf.is_empty() {
+            match file.seek_read(buf, offset) {
+                Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                Ok(n) => {
+                    buf = &mut buf[n..];
+                    offset += n as u64;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+    #[cfg(any(feature = "portable-reads", not(any(unix, windows))))]
+    {
+        use std::io::{Read, Seek, SeekFrom};
+        static POSITION: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _held = POSITION.lock().unwrap_or_else(|e| e.into_inner());
+        let mut file = file;
+        file.seek(SeekFrom::Start(offset))?;
+        file.read_exact(buf)
+    }
 }

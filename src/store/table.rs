@@ -52,7 +52,6 @@
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -62,6 +61,7 @@ use zstd::zstd_safe::{DCtx, DDict};
 use super::cache::BlockCache;
 use super::format::{board_lines, SectorStats};
 use super::model::{order_is_valid, CONTEXTS, IDENTITY};
+use super::regular::read_exact_at;
 use crate::error::{Damage, Error, Foreign};
 use crate::rules::{Flying, FullBoard, NoMove, Phases, Removal, RuleSwitch, Rules, Variant};
 use crate::space::Sector;
@@ -461,8 +461,7 @@ impl TableFile {
             return Err(Error::damaged(path, Damage::Length { len, expected }));
         }
         let mut region = vec![0u8; (header.data_at - HEAD as u64) as usize];
-        file.read_exact_at(&mut region, HEAD as u64)
-            .map_err(|e| Error::io(path, e))?;
+        read_exact_at(&file, &mut region, HEAD as u64).map_err(|e| Error::io(path, e))?;
         if xxh3_64(&region) != header.index_checksum {
             return Err(Error::damaged(path, Damage::TableChecksum));
         }
@@ -514,10 +513,7 @@ impl TableFile {
             .get(b as usize + 1)
             .map_or(self.header.file_len - self.header.data_at, |e| e.0);
         let mut bytes = vec![0u8; (end - start) as usize];
-        match self
-            .file
-            .read_exact_at(&mut bytes, self.header.data_at + start)
-        {
+        match read_exact_at(&self.file, &mut bytes, self.header.data_at + start) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
                 let len = self
@@ -655,8 +651,7 @@ fn read_head(path: &Path) -> Result<(File, Vec<u8>), Error> {
         return Err(Error::damaged(path, Damage::ShortHeader { len }));
     }
     let mut head = vec![0u8; HEAD];
-    file.read_exact_at(&mut head, 0)
-        .map_err(|e| Error::io(path, e))?;
+    read_exact_at(&file, &mut head, 0).map_err(|e| Error::io(path, e))?;
     if &head[..8] != TABLE_MAGIC {
         return Err(Error::damaged(path, Damage::NotATableFile));
     }
