@@ -3,8 +3,9 @@
 //! removal, every shown value against `query --json`, undo and redo, the address reopening the
 //! position, the statistics tab, a move by the database in a game, and a phone-sized screen;
 //! addresses naming a variant or rules the folder lacks, and the hidden evaluation in Play;
-//! Play's draw rules; the keyboard; the value chart; variations, the game as text and the board
-//! editor. Every test runs at a desktop's size and at a phone's (390×844).
+//! Play's draw rules; the keyboard; the value chart; variations, the game as text (also of a
+//! game nesting thousands of variations) and the board editor. Every test runs at a desktop's
+//! size and at a phone's (390×844).
 //!
 //! The WebDriver client is the few W3C commands this test needs, over the same small HTTP
 //! client as the API tests: every call has a socket timeout and every wait a bound.
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use morris::rules::play;
+use morris::rules::{generate, play};
 use morris::{Move, Position, Variant};
 use serde_json::{json, Value};
 
@@ -1140,6 +1141,232 @@ fn game_text_at_one_size(browser: &Browser, db: &Path) {
         assert_eq!(game_list(browser).len(), 2, "{bad}: {page}");
     }
     browser.js("document.getElementById('game-text-input').value = ''; return null");
+}
+
+#[test]
+fn a_game_nesting_twelve_thousand_variations_goes_to_text_and_back() {
+    on_six_at_each_size(
+        "a_game_nesting_twelve_thousand_variations_goes_to_text_and_back",
+        "serve-browser-nested",
+        |browser, server, _| nested_at_one_size(browser, server),
+    );
+}
+
+/// How many variations the deep game nests, each inside the one before: more than a
+/// script's call stack holds frames of a walk that recurses once per variation.
+const NESTED: usize = 12_000;
+
+/// The deep game, from a moving phase of six (`NESTED` plies from `start`): at each level a
+/// main move that ends there and, as its alternative, the variation holding the next level.
+/// Each level is [main move, its position, alternative, its position]; every move is legal and
+/// closes no mill, so that each line goes on.
+fn nested_game(start: &str) -> Vec<[String; 4]> {
+    let variant = Variant::by_name("six").unwrap();
+    let (mut pos, mut turn) = Position::parse(&variant, start).unwrap();
+    let quiet = |pos: &Position| -> Vec<Move> {
+        generate(&variant, pos)
+            .into_iter()
+            .filter(|m| m.removed().is_none())
+            .collect()
+    };
+    let mut levels = Vec::with_capacity(NESTED);
+    for k in 0..NESTED {
+        let moves = quiet(&pos);
+        // The alternative goes on where two quiet moves follow it, the choice turning round
+        // the candidates so that the line wanders rather than repeats two moves.
+        let on = (0..moves.len())
+            .map(|j| moves[(k + j) % moves.len()])
+            .find(|&m| quiet(&play(&pos, m)).len() >= 2)
+            .unwrap_or_else(|| panic!("no way on at level {k}"));
+        let main = *moves.iter().find(|&&m| m != on).unwrap();
+        let after = |m: Move| play(&pos, m).to_notation(&variant, turn.other());
+        levels.push([
+            main.to_notation(variant.board()),
+            after(main),
+            on.to_notation(variant.board()),
+            after(on),
+        ]);
+        pos = play(&pos, on);
+        turn = turn.other();
+    }
+    levels
+}
+
+/// The move's number as the game text writes it at `ply` (White moving first): `3.`, `3...`.
+fn move_number(ply: usize) -> String {
+    let half = ply - 1;
+    format!(
+        "{}{}",
+        half / 2 + 1,
+        if half.is_multiple_of(2) { "." } else { "..." }
+    )
+}
+
+/// The texts a game of `levels` (see `nested_game`) should give: its movetext and the
+/// address's move list, each variation closed at the very end.
+fn nested_texts(levels: &[[String; 4]]) -> (String, String) {
+    let mut movetext = String::new();
+    let mut list = levels[0][0].clone();
+    for (k, [main, _, alternative, _]) in levels.iter().enumerate() {
+        let number = move_number(k + 1);
+        let gap = if k == 0 { "" } else { " " };
+        movetext += &format!("{gap}{number} {main} ({number} {alternative}");
+        list += &format!(",({alternative}");
+        if let Some(next) = levels.get(k + 1) {
+            list += &format!(",{}", next[0]);
+        }
+    }
+    movetext += &")".repeat(levels.len());
+    list += &")".repeat(levels.len());
+    (movetext, list)
+}
+
+/// How deep the game is that goes the whole way through Import: past the depth at which a
+/// browser's layout gives out when lists nest (about 1,500), so that the page's bound on
+/// nesting is what lets it be drawn.
+const DRAWN: usize = 2_000;
+
+fn nested_at_one_size(browser: &Browser, server: &Server) {
+    let start = "WW./.../BB../.../W.B w 0 0";
+    let levels = nested_game(start);
+    let (movetext, list) = nested_texts(&levels);
+
+    open(
+        browser,
+        &format!("{}/#variant=six&position={}", server.url(), enc(start)),
+    );
+    shown(browser, start);
+    // The game grows through the page's own tree, not by clicks or an import (24,000 requests
+    // to the server), and is not redrawn on the way. Exported with the Export button; any error
+    // the page throws is kept.
+    let exported = browser.js(&format!(
+        "window.errors = [];
+         window.addEventListener('error', (e) => errors.push(String(e.message)));
+         window.addEventListener('unhandledrejection', (e) => errors.push(String(e.reason)));
+         let x = state.root;
+         for (const [main, mainAt, alternative, alternativeAt] of {levels}) {{
+           grow(x, main, mainAt);
+           x = grow(x, alternative, alternativeAt);
+         }}
+         document.getElementById('game-text').open = true;
+         document.getElementById('export').click();
+         return [document.getElementById('game-text-input').value, errors]",
+        levels = json!(levels)
+    ));
+    assert_eq!(exported[1], json!([]), "the export failed");
+    let text = exported[0].as_str().unwrap();
+    let clip = |s: &str| match s.len() {
+        0..=300 => s.to_string(),
+        n => format!("{} … {}", &s[..200], &s[n - 80..]),
+    };
+    let headers = format!("[SetUp \"1\"]\n[Position \"{start}\"]\n[Result \"*\"]\n\n");
+    assert!(
+        text.starts_with("[Event \"morris explorer\"]\n[Variant \"six\"]\n")
+            && text.contains(&headers),
+        "{}",
+        clip(text)
+    );
+    assert!(
+        text.ends_with(&format!(
+            "({} {}{} *\n",
+            move_number(NESTED),
+            levels[NESTED - 1][2],
+            ")".repeat(NESTED)
+        )),
+        "{}",
+        clip(text)
+    );
+    let moves = &text[text.find(&headers).unwrap() + headers.len()..];
+    assert!(
+        moves == format!("{movetext} *\n"),
+        "the movetext differs from the game's: {} against {}",
+        clip(moves),
+        clip(&movetext)
+    );
+    // The address's move list, with the start shown.
+    let address = browser.js("return encodeHash()");
+    let address = address.as_str().unwrap();
+    assert!(
+        address.contains(&format!("&moves={list}&ply=0")),
+        "{}",
+        clip(address)
+    );
+
+    // Back: read and grown move by move against the server as Import does before it shows the
+    // game, into a tree of its own that gives the same text (at the first size only: it is the
+    // same script at both, and takes a request per move).
+    if browser.width() < 1000 {
+        return nested_drawn(
+            browser,
+            &levels,
+            &text[..text.find(&headers).unwrap() + headers.len()],
+        );
+    }
+    browser.js(
+        "window.reimport = null;
+         (async () => {
+           const text = document.getElementById('game-text-input').value;
+           const parsed = parseGameText(text);
+           const game = gameOfHeaders(parsed.headers);
+           const start = await api('explore', { ...gameParams(game), position: parsed.headers.position });
+           const root = treeNode(start.position, null, null);
+           await growTree(game, root, parsed.moves, () => false);
+           const switches = SWITCHES.map((s) => [s, game.ruleSet.rules[s]]);
+           return gameText(root, game.variant, switches) === text;
+         })().then((same) => { reimport = { same }; }, (e) => { reimport = { error: String(e) }; });
+         return null",
+    );
+    let back = wait_for(Duration::from_secs(600), || {
+        std::thread::sleep(Duration::from_millis(500));
+        let r = browser.js("return window.reimport");
+        (!r.is_null()).then_some(r)
+    })
+    .expect("the game is read back within 600 s");
+    assert_eq!(back, json!({"same": true}));
+    let errors = browser.js(
+        "return [errors, document.getElementById('error').hidden ? null : document.getElementById('error').textContent]",
+    );
+    assert_eq!(errors, json!([[], null]));
+
+    nested_drawn(
+        browser,
+        &levels,
+        &text[..text.find(&headers).unwrap() + headers.len()],
+    );
+}
+
+/// A shallower game of the same kind (`DRAWN` deep, its `headers` as exported) goes the whole
+/// way through Import: shown, its move list drawn with every variation in the one before (up
+/// to the page's bound on nesting), in the address, and exported again as it came.
+fn nested_drawn(browser: &Browser, levels: &[[String; 4]], headers: &str) {
+    let clip = |s: &str| match s.len() {
+        0..=300 => s.to_string(),
+        n => format!("{} … {}", &s[..200], &s[n - 80..]),
+    };
+    let (movetext, list) = nested_texts(&levels[..DRAWN]);
+    let game = format!("{headers}{movetext} *\n");
+    browser.js("window.errors = []; return null");
+    import(browser, &game);
+    let page = shown(browser, &levels[0][1]);
+    assert!(page["error"].is_null(), "{page}");
+    let drawn = browser.js("let deepest = 0;
+         for (const b of document.querySelectorAll('#line button')) {
+           let depth = 0;
+           for (let e = b; e; e = e.parentElement) if (e.matches('ol.variation')) depth += 1;
+           deepest = Math.max(deepest, depth);
+         }
+         return [document.querySelectorAll('#line button').length, deepest]");
+    // Nested up to the page's bound (MAX_NESTING in app.js), listed at it below.
+    assert_eq!(drawn, json!([2 * DRAWN + 1, 32]));
+    let address = hash(browser);
+    assert!(
+        address.contains(&format!("&moves={list}")),
+        "{}",
+        clip(&address)
+    );
+    browser.js("document.getElementById('export').click(); return null");
+    let again = browser.js("return [document.getElementById('game-text-input').value, errors]");
+    assert_eq!(again, json!([game, []]));
 }
 
 #[test]

@@ -243,22 +243,41 @@ async function openLine({ game, position, moves, ply, at }) {
 // move checked against the server's list. A move that is not legal throws an Error with
 // `.move` set, after the legal ones before it are in the tree; a refused start throws without.
 // `stale()` says when another request has replaced this one.
-async function growTree(game, from, sequence, stale, counter = { n: 0 }) {
-  let here = from;
-  for (const { move, variations } of sequence) {
-    counter.n += 1;
-    const data = await api('explore', { ...gameParams(game), position: here.position });
+// Walked with a stack of its own, not by recursion, in the order of the text: each move, then
+// its variations (which start where it does), then the next move. Each entry is a sequence
+// being grown from `here`, at its move `i`; `next` is that move's node once it is in the tree,
+// while its variations (`v`: the next of them) are grown.
+async function growTree(game, from, sequence, stale) {
+  let count = 0;
+  const stack = [{ here: from, sequence, i: 0, next: null, v: 0 }];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    if (f.next) {
+      const { variations } = f.sequence[f.i];
+      if (f.v < variations.length) {
+        stack.push({ here: f.here, sequence: variations[f.v], i: 0, next: null, v: 0 });
+        f.v += 1;
+      } else {
+        Object.assign(f, { here: f.next, i: f.i + 1, next: null, v: 0 });
+      }
+      continue;
+    }
+    if (f.i >= f.sequence.length) {
+      stack.pop();
+      continue;
+    }
+    const { move } = f.sequence[f.i];
+    count += 1;
+    const data = await api('explore', { ...gameParams(game), position: f.here.position });
     if (stale()) return;
-    remember(here, data);
+    remember(f.here, data);
     const m = data.moves.find((x) => x.move === move);
     if (!m) {
-      const error = new Error(`move ${counter.n}, ${move}, is not legal in ${data.position}`);
+      const error = new Error(`move ${count}, ${move}, is not legal in ${data.position}`);
       error.move = move;
       throw error;
     }
-    const next = grow(here, m.move, m.position);
-    for (const v of variations) await growTree(game, here, v, stale, counter);
-    here = next;
+    f.next = grow(f.here, m.move, m.position);
   }
 }
 
@@ -988,18 +1007,35 @@ function renderLine() {
 }
 
 // The moves after `from`, main ones first, each alternative as a nested list after the move
-// it replaces.
+// it replaces. Walked with a stack of its own, not by recursion (a game may nest more
+// variations than the script's call stack holds frames): each entry is a list being filled
+// with the continuations of `x` (`next`: its child to add next, 0 the main one).
+// Variations nest in the move list up to this depth; deeper ones are listed at it, in order
+// (a browser's layout gives out at about 1,500 nested lists).
+const MAX_NESTING = 32;
+
 function lineItems(list, from, blackFirst) {
-  for (let x = from; x.children.length > 0; x = x.children[0]) {
-    const [main, ...alternatives] = x.children;
-    list.append(lineItem(main, moveLabel(main, blackFirst)));
-    for (const a of alternatives) {
+  const stack = [{ list, x: from, next: 0 }];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    const children = f.x.children;
+    if (f.next === 0 && children.length === 0) {
+      stack.pop();
+    } else if (f.next === 0) {
+      f.list.append(lineItem(children[0], moveLabel(children[0], blackFirst)));
+      f.next = 1;
+    } else if (f.next < children.length) {
+      const a = children[f.next];
+      f.next += 1;
       const sub = el('ol', { class: 'variation' });
       sub.append(lineItem(a, moveLabel(a, blackFirst)));
-      lineItems(sub, a, blackFirst);
       const item = el('li', { class: 'variation' });
       item.append(sub);
-      list.append(item);
+      (stack.length < MAX_NESTING ? f.list : stack[MAX_NESTING - 1].list).append(item);
+      stack.push({ list: sub, x: a, next: 0 });
+    } else {
+      f.x = children[0];
+      f.next = 0;
     }
   }
 }
@@ -1015,7 +1051,6 @@ function lineItem(n, label) {
   const b = el('button', {
     type: 'button',
     'data-ply': onLine ? String(n.ply) : null,
-    'data-moves': movesTo(n).join(','),
     class: n === state.line[state.at] ? 'current' : onLine ? null : 'off',
     'aria-current': n === state.line[state.at] ? 'step' : null,
   }, label);

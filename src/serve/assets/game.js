@@ -20,9 +20,12 @@ function grow(from, move, position) {
 }
 
 // The line through `n`: from the root to `n`, then on along the main continuations.
+// Gathered from `n` up and turned round: `unshift` would move the whole array at each step,
+// quadratic in a long game's length.
 function lineThrough(n) {
   const path = [];
-  for (let x = n; x; x = x.parent) path.unshift(x);
+  for (let x = n; x; x = x.parent) path.push(x);
+  path.reverse();
   for (let x = n.children[0]; x; x = x.children[0]) path.push(x);
   return path;
 }
@@ -33,11 +36,11 @@ function onMainLine(n) {
   return true;
 }
 
-// The moves from the root to `n`.
+// The moves from the root to `n` (gathered from `n` up and turned round, as in `lineThrough`).
 function movesTo(n) {
   const moves = [];
-  for (let x = n; x.parent; x = x.parent) moves.unshift(x.move);
-  return moves;
+  for (let x = n; x.parent; x = x.parent) moves.push(x.move);
+  return moves.reverse();
 }
 
 // The node the moves lead to from `root`, or null.
@@ -81,14 +84,35 @@ function cut(n) {
 
 // The continuations of `n` as the address writes them: the main moves separated by commas,
 // each alternative in parentheses after the move it replaces: `a5,b4,(c5,d4),c5`.
+// Walked with a stack of its own, not by recursion: a game may nest more variations than the
+// script's call stack holds frames. Each entry is a node whose continuations are being written
+// (`next`: its child to write next, 0 the main one), and whether it is a variation, closed by
+// `)` when done. Moves are never empty, so each part but a list's first follows a comma.
 function moveList(n) {
-  const parts = [];
-  for (let x = n; x.children.length > 0; x = x.children[0]) {
-    const [main, ...alternatives] = x.children;
-    parts.push(main.move);
-    for (const a of alternatives) parts.push(`(${[a.move, moveList(a)].filter((s) => s).join(',')})`);
+  const out = [];
+  const stack = [{ x: n, next: 0, variation: false, started: false }];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    const children = f.x.children;
+    if (f.next === 0 && children.length === 0) {
+      stack.pop();
+      if (f.variation) out.push(')');
+    } else if (f.next === 0) {
+      if (f.started) out.push(',');
+      out.push(children[0].move);
+      f.started = true;
+      f.next = 1;
+    } else if (f.next < children.length) {
+      const a = children[f.next];
+      f.next += 1;
+      out.push(',', '(', a.move);
+      stack.push({ x: a, next: 0, variation: true, started: true });
+    } else {
+      f.x = children[0];
+      f.next = 0;
+    }
   }
-  return parts.join(',');
+  return out.join('');
 }
 
 // A move sequence from tokens (moves, '(' and ')'): [{move, variations: [sequence]}]; each
@@ -129,24 +153,42 @@ function moveNumber(n, blackFirst) {
 }
 
 // The movetext of the continuations of `n`: `1. a5 b4 2. c5 (2. d4 e5) 2... d4`.
+// Walked with a stack of its own, as `moveList` is. Each entry is a node whose continuations
+// are being written (`next`: its child to write next, 0 the main one), whether it is a
+// variation, and whether its next Black move may go without its number (it needs it after a
+// variation or at the start).
 function movetext(n, blackFirst) {
   const out = [];
-  let numbered = false; // a Black move needs its number after a variation or at the start
-  for (let x = n; x.children.length > 0; x = x.children[0]) {
-    const [main, ...alternatives] = x.children;
-    const k = moveNumber(main, blackFirst);
-    if (k.white) out.push(`${k.number}.`);
-    else if (!numbered) out.push(`${k.number}...`);
-    out.push(main.move);
-    numbered = true;
-    for (const a of alternatives) {
+  const stack = [{ x: n, next: 0, variation: false, started: false, numbered: false }];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1];
+    const children = f.x.children;
+    if (f.next === 0 && children.length === 0) {
+      stack.pop();
+      if (f.variation) out.push(')');
+    } else if (f.next === 0) {
+      const main = children[0];
+      const k = moveNumber(main, blackFirst);
+      if (f.started) out.push(' ');
+      if (k.white) out.push(`${k.number}. `);
+      else if (!f.numbered) out.push(`${k.number}... `);
+      out.push(main.move);
+      f.started = true;
+      f.numbered = true;
+      f.next = 1;
+    } else if (f.next < children.length) {
+      const a = children[f.next];
+      f.next += 1;
+      f.numbered = false;
       const ka = moveNumber(a, blackFirst);
-      const rest = movetext(a, blackFirst);
-      out.push(`(${ka.number}${ka.white ? '.' : '...'} ${a.move}${rest ? ' ' + rest : ''})`);
-      numbered = false;
+      out.push(` (${ka.number}${ka.white ? '.' : '...'} ${a.move}`);
+      stack.push({ x: a, next: 0, variation: true, started: true, numbered: false });
+    } else {
+      f.x = children[0];
+      f.next = 0;
     }
   }
-  return out.join(' ');
+  return out.join('');
 }
 
 // The result a line's end shows: `1-0`, `0-1`, `1/2-1/2` for a game over, else `*`.
