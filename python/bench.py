@@ -88,16 +88,23 @@ def main():
     parser.add_argument("--variant", default="nine")
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--cache-bytes",
+        type=int,
+        default=None,
+        help="read sector files into a cache of this many bytes instead of mapping them",
+    )
     args = parser.parse_args()
 
-    t = morris.open(args.folder, args.variant)
+    t = morris.open(args.folder, args.variant, cache_bytes=args.cache_bytes)
     texts = positions(t, args.count, random.Random(1))
     start = time.perf_counter()
     parsed = [t.variant.parse(x) for x in texts]
     parse_s = time.perf_counter() - start
     n = len(parsed)
     kind = "tables" if t.is_tables else "database"
-    print(f"morris {morris.__version__}, {kind} of {t.variant.name} in {t.path}")
+    how = "mapped" if args.cache_bytes is None else f"through a cache of {args.cache_bytes} bytes"
+    print(f"morris {morris.__version__}, {kind} of {t.variant.name} in {t.path}, read {how}")
     print(f"{cpu_name()}, {os.cpu_count()} logical cores; Python {platform.python_version()}")
     print(f"{n} random moving-phase positions over {len(set(p.sector for p in parsed))} sectors")
     print(f"  Variant.parse:              {n / parse_s:12,.0f} positions/s ({parse_s / n * 1e6:.2f} µs each)")

@@ -206,9 +206,12 @@ def open(
     removal: Optional[Removal] = None,
     phases: Optional[Phases] = None,
     full_board: Optional[FullBoard] = None,
+    cache_bytes: Optional[int] = None,
 ) -> Database:
     """Opens a database folder or a tables folder of ``variant``; without it, the folder's
-    one solved rule set (a folder holding several asks for the variant)."""
+    one solved rule set (a folder holding several asks for the variant). Sector files are
+    mapped; with ``cache_bytes`` they are read into a cache of that many bytes instead (and
+    tables' cache holds that many, 64 MiB by default)."""
 
 def stats(
     path: PathArg,

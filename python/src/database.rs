@@ -8,7 +8,7 @@ use std::sync::Arc;
 use morris::front::NoOneRuleSet;
 use morris::query::wire::{self, QueryJson, StatsJson};
 use morris::query::Strength;
-use morris::store::READER_CACHE_BYTES;
+use morris::store::{Reading, READER_CACHE_BYTES};
 use morris::{Database, Outcome, Value, Variant};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -341,10 +341,11 @@ impl PyDatabase {
 }
 
 /// Opens `root` for reading: its compact tables when the rule set's folder holds table files,
-/// else its sector files. A folder with neither is an error with the command that fills it.
-pub(crate) fn open_database(root: &Path, game: &Game) -> Result<Database, Fail> {
+/// else its sector files, read as `reading` says. A folder with neither is an error with the
+/// command that fills it.
+pub(crate) fn open_database(root: &Path, game: &Game, reading: Reading) -> Result<Database, Fail> {
     check_folder(root)?;
-    let db = Database::open(root, &game.variant)?;
+    let db = Database::open_reading(root, &game.variant, reading)?;
     if db.present().is_empty() {
         return Err(nothing_solved(&db));
     }
@@ -400,11 +401,18 @@ fn the_rule_set(root: &Path, rules: &RuleArgs) -> Result<Variant, Fail> {
 /// Without `variant`, the folder's one solved rule set (that agrees with the keywords given)
 /// is opened; a folder holding several asks for the variant.
 ///
+/// Sector files are mapped read-only, as the command line reads them: the fastest way, for a
+/// process whose files nothing changes while it runs. With `cache_bytes=N` they are read into
+/// a cache of at most N bytes of checked blocks instead (slower on random positions, but a
+/// file changed under a long-running process is an error until it is whole again, never a
+/// crash). Tables are always read through a cache: N bytes, 64 MiB by default.
+///
 /// Raises `morris.MissingSectorError` when the folder holds nothing of that rule set (the
 /// message names the command that solves it), `morris.BadInputError` for an unknown variant
 /// or rule value, or a path that is not a folder.
 #[pyfunction]
-#[pyo3(signature = (path, variant = None, *, flying = None, removal = None, phases = None, full_board = None))]
+#[pyo3(signature = (path, variant = None, *, flying = None, removal = None, phases = None, full_board = None, cache_bytes = None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn open(
     py: Python<'_>,
     path: Folder,
@@ -413,13 +421,18 @@ pub(crate) fn open(
     removal: Option<Text>,
     phases: Option<Text>,
     full_board: Option<Text>,
+    cache_bytes: Option<Count<u64>>,
 ) -> PyResult<PyDatabase> {
+    let reading = match count(cache_bytes) {
+        None => Reading::Mapped,
+        Some(bytes) => Reading::Cached(Some(bytes)),
+    };
     let path = path.0;
     let rules = crate::game::RuleArgs::new(flying, removal, phases, full_board);
     let game = folder_game(py, &path, variant, rules)?;
     let db = {
         let (root, game) = (&path, &*game);
-        detached(py, || open_database(root, game))?
+        detached(py, || open_database(root, game, reading))?
     };
     Ok(PyDatabase {
         db: Arc::new(db),

@@ -284,6 +284,39 @@ def test_errors(folders):
         t.probe(morris.Position.start("nine"))
 
 
+def test_mapped_and_cached_reading_answer_alike(folders, samples, tmp_path):
+    """Sector files are mapped by default, as the command line reads them; with cache_bytes
+    they are read through a cache of checked blocks, the answers the same. A file truncated
+    under a cached reader is a DamagedFileError naming it, never a crash, and answers again
+    once it is whole."""
+    mapped = morris.open(folders["db"], "nine")
+    cached = morris.open(folders["db"], "nine", cache_bytes=1 << 20)
+    texts = samples["nine"][:500]
+    assert mapped.probe_many(texts, errors="none") == cached.probe_many(texts, errors="none")
+    tables = morris.open(folders["tables"], "six", cache_bytes=4096)
+    assert tables.probe_many(samples["six"][:300], errors="none") == morris.open(
+        folders["db"], "six"
+    ).probe_many(samples["six"][:300], errors="none")
+    with pytest.raises(morris.BadInputError, match="must be an integer from 0 to"):
+        morris.open(folders["db"], "six", cache_bytes=-1)
+    copy = tmp_path / "db"
+    shutil.copytree(folders["db"], copy)
+    t = morris.open(copy, "six", cache_bytes=1 << 20)
+    position = samples["six"][0]
+    rule_set = next(d for d in os.listdir(copy) if d.startswith("six."))
+    path = copy / rule_set / f"{morris.Position.parse(position, 'six').sector}.sec"
+    whole = path.read_bytes()
+    value = t.probe(position)
+    fresh = morris.open(copy, "six", cache_bytes=1 << 20)
+    with open(path, "r+b") as f:
+        f.truncate(len(whole) // 2)
+    with pytest.raises(morris.DamagedFileError) as e:
+        fresh.probe(position)
+    assert e.value.path.endswith(path.name)
+    path.write_bytes(whole)
+    assert fresh.probe(position) == value
+
+
 def test_a_position_of_other_rules_is_refused(folders):
     """A position means something only under its own rules: a database of the standard rules
     never answers a position parsed under strict removal (it would give another game's value),

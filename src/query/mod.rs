@@ -9,5 +9,6 @@ pub mod wire;
 pub use analysis::{Analysis, MoveValue};
 pub use bestmove::{choose, Choice, Rule};
 pub use random::random_seed;
+#[cfg(feature = "serve")]
 pub(crate) use random::SplitMix64;
 pub use strength::{move_at, probabilities, sample, score, Sample, Strength};

@@ -26,6 +26,7 @@ impl SplitMix64 {
 
     /// A number in `0..n` (`n > 0`), by the high half of a 128-bit product (Lemire): unbiased
     /// to within n / 2^64, far below anything a caller could see.
+    #[cfg(feature = "serve")]
     pub(crate) fn below(&mut self, n: u64) -> u64 {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
@@ -62,6 +63,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "serve")]
     fn below_and_unit_stay_in_range() {
         let mut r = SplitMix64::new(7);
         for n in [1, 2, 3, 10, 1 << 40] {

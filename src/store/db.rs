@@ -19,6 +19,20 @@ use crate::rules::{RuleOverrides, Variant};
 use crate::space::Sector;
 use crate::space::{plan, slot_of, Orbits, SectorIndex};
 
+/// How a reader reads sector files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Mapped read-only, each block checked on first read, then read in place: the fastest,
+    /// for a process whose files nothing changes while it runs (a file truncated under a map
+    /// ends the process).
+    Mapped,
+    /// Read with positioned reads into a cache of checked blocks of the bytes given (`None`:
+    /// [`SECTOR_READER_CACHE_BYTES`] for sector files, [`READER_CACHE_BYTES`] for tables): a
+    /// file changed under a long-running reader is an error until it is whole again, never a
+    /// fault.
+    Cached(Option<u64>),
+}
+
 /// The solved sectors of one variant and rule set, under `DIR/<rule set>/`, opened lazily.
 #[derive(Debug)]
 pub struct Database {
@@ -373,11 +387,33 @@ impl Database {
     /// # Errors
     /// As [`Database::reader`] and [`Database::tables`].
     pub fn open(root: &Path, variant: &Variant) -> Result<Database, Error> {
-        let tables = Database::tables(root, variant, READER_CACHE_BYTES)?;
+        Database::open_reading(root, variant, Reading::Cached(None))
+    }
+
+    /// [`Database::open`], reading sector files as `reading` says (tables are always read
+    /// through a cache: a mapped table would be decompressed block by block all the same).
+    ///
+    /// # Errors
+    /// As [`Database::open`].
+    pub fn open_reading(
+        root: &Path,
+        variant: &Variant,
+        reading: Reading,
+    ) -> Result<Database, Error> {
+        let cache = match reading {
+            Reading::Cached(Some(bytes)) => bytes,
+            _ => READER_CACHE_BYTES,
+        };
+        let tables = Database::tables(root, variant, cache)?;
         if !tables.present().is_empty() {
             return Ok(tables);
         }
-        Database::reader(root, variant, SECTOR_READER_CACHE_BYTES)
+        match reading {
+            Reading::Mapped => Database::new(root, variant),
+            Reading::Cached(bytes) => {
+                Database::reader(root, variant, bytes.unwrap_or(SECTOR_READER_CACHE_BYTES))
+            }
+        }
     }
 
     /// Win, draw or loss of a position, without its depth: from tables, only the

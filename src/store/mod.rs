@@ -20,7 +20,8 @@ pub(crate) use codec::{encode_cell, width_for_depth, Key, Keys, Proved};
 #[cfg(test)]
 pub(crate) use db::scratch;
 pub use db::{
-    rule_set_folder, solved_rule_sets, Database, READER_CACHE_BYTES, SECTOR_READER_CACHE_BYTES,
+    rule_set_folder, solved_rule_sets, Database, Reading, READER_CACHE_BYTES,
+    SECTOR_READER_CACHE_BYTES,
 };
 pub(crate) use file::Row;
 pub use file::SectorFile;
