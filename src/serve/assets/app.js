@@ -1015,29 +1015,22 @@ function renderLine() {
 const MAX_NESTING = 32;
 
 function lineItems(list, from, blackFirst) {
-  const stack = [{ list, x: from, next: 0 }];
-  while (stack.length > 0) {
-    const f = stack[stack.length - 1];
-    const children = f.x.children;
-    if (f.next === 0 && children.length === 0) {
-      stack.pop();
-    } else if (f.next === 0) {
-      f.list.append(lineItem(children[0], moveLabel(children[0], blackFirst)));
-      f.next = 1;
-    } else if (f.next < children.length) {
-      const a = children[f.next];
-      f.next += 1;
+  // A line's state: its list, its depth, and the list at the deepest nesting above it, where
+  // variations deeper still are listed.
+  walkLines(from, {
+    line: () => ({ list, depth: 1, deepest: MAX_NESTING === 1 ? list : null }),
+    main: (m, line) => line.list.append(lineItem(m, moveLabel(m, blackFirst))),
+    open: (a, line) => {
       const sub = el('ol', { class: 'variation' });
       sub.append(lineItem(a, moveLabel(a, blackFirst)));
       const item = el('li', { class: 'variation' });
       item.append(sub);
-      (stack.length < MAX_NESTING ? f.list : stack[MAX_NESTING - 1].list).append(item);
-      stack.push({ list: sub, x: a, next: 0 });
-    } else {
-      f.x = children[0];
-      f.next = 0;
-    }
-  }
+      (line.depth < MAX_NESTING ? line.list : line.deepest).append(item);
+      const depth = line.depth + 1;
+      return { list: sub, depth, deepest: depth === MAX_NESTING ? sub : line.deepest };
+    },
+    close: () => {},
+  });
 }
 
 function moveLabel(n, blackFirst) {

@@ -82,36 +82,53 @@ function cut(n) {
 
 // ------------------------------------------------------------- the address's move list
 
-// The continuations of `n` as the address writes them: the main moves separated by commas,
-// each alternative in parentheses after the move it replaces: `a5,b4,(c5,d4),c5`.
-// Walked with a stack of its own, not by recursion: a game may nest more variations than the
-// script's call stack holds frames. Each entry is a node whose continuations are being written
-// (`next`: its child to write next, 0 the main one), and whether it is a variation, closed by
-// `)` when done. Moves are never empty, so each part but a list's first follows a comma.
-function moveList(n) {
-  const out = [];
-  const stack = [{ x: n, next: 0, variation: false, started: false }];
+// Walks the continuations of `n` in the order a game's text lists them: each line's main
+// moves, each alternative right after the move it replaces, its own line before the main line
+// goes on. With a stack of its own, not by recursion: a game may nest more variations than a
+// script's call stack holds frames. `visit.line()` makes the state of the line from `n`;
+// `visit.main(node, line)` is called for each main move of a line, `visit.open(node, line)`
+// for the first move of an alternative to `line`'s last move (it returns the state of the
+// variation's line), and `visit.close(line)` when a variation's line ends.
+function walkLines(n, visit) {
+  const stack = [{ x: n, next: 0, line: visit.line(), variation: false }];
   while (stack.length > 0) {
     const f = stack[stack.length - 1];
     const children = f.x.children;
     if (f.next === 0 && children.length === 0) {
       stack.pop();
-      if (f.variation) out.push(')');
+      if (f.variation) visit.close(f.line);
     } else if (f.next === 0) {
-      if (f.started) out.push(',');
-      out.push(children[0].move);
-      f.started = true;
+      visit.main(children[0], f.line);
       f.next = 1;
     } else if (f.next < children.length) {
       const a = children[f.next];
       f.next += 1;
-      out.push(',', '(', a.move);
-      stack.push({ x: a, next: 0, variation: true, started: true });
+      stack.push({ x: a, next: 0, line: visit.open(a, f.line), variation: true });
     } else {
       f.x = children[0];
       f.next = 0;
     }
   }
+}
+
+// The continuations of `n` as the address writes them: the main moves separated by commas,
+// each alternative in parentheses after the move it replaces: `a5,b4,(c5,d4),c5`. Moves are
+// never empty, so each part but a list's first follows a comma.
+function moveList(n) {
+  const out = [];
+  walkLines(n, {
+    line: () => ({ started: false }),
+    main: (m, line) => {
+      if (line.started) out.push(',');
+      out.push(m.move);
+      line.started = true;
+    },
+    open: (a) => {
+      out.push(',', '(', a.move);
+      return { started: true };
+    },
+    close: () => out.push(')'),
+  });
   return out.join('');
 }
 
@@ -152,42 +169,30 @@ function moveNumber(n, blackFirst) {
   return { number: Math.floor(half / 2) + 1, white: half % 2 === 0 };
 }
 
-// The movetext of the continuations of `n`: `1. a5 b4 2. c5 (2. d4 e5) 2... d4`.
-// Walked with a stack of its own, as `moveList` is. Each entry is a node whose continuations
-// are being written (`next`: its child to write next, 0 the main one), whether it is a
-// variation, and whether its next Black move may go without its number (it needs it after a
+// The movetext of the continuations of `n`: `1. a5 b4 2. c5 (2. d4 e5) 2... d4`. A line's
+// state says whether its next Black move may go without its number (it needs it after a
 // variation or at the start).
 function movetext(n, blackFirst) {
   const out = [];
-  const stack = [{ x: n, next: 0, variation: false, started: false, numbered: false }];
-  while (stack.length > 0) {
-    const f = stack[stack.length - 1];
-    const children = f.x.children;
-    if (f.next === 0 && children.length === 0) {
-      stack.pop();
-      if (f.variation) out.push(')');
-    } else if (f.next === 0) {
-      const main = children[0];
-      const k = moveNumber(main, blackFirst);
-      if (f.started) out.push(' ');
+  walkLines(n, {
+    line: () => ({ started: false, numbered: false }),
+    main: (m, line) => {
+      const k = moveNumber(m, blackFirst);
+      if (line.started) out.push(' ');
       if (k.white) out.push(`${k.number}. `);
-      else if (!f.numbered) out.push(`${k.number}... `);
-      out.push(main.move);
-      f.started = true;
-      f.numbered = true;
-      f.next = 1;
-    } else if (f.next < children.length) {
-      const a = children[f.next];
-      f.next += 1;
-      f.numbered = false;
-      const ka = moveNumber(a, blackFirst);
-      out.push(` (${ka.number}${ka.white ? '.' : '...'} ${a.move}`);
-      stack.push({ x: a, next: 0, variation: true, started: true, numbered: false });
-    } else {
-      f.x = children[0];
-      f.next = 0;
-    }
-  }
+      else if (!line.numbered) out.push(`${k.number}... `);
+      out.push(m.move);
+      line.started = true;
+      line.numbered = true;
+    },
+    open: (a, line) => {
+      line.numbered = false;
+      const k = moveNumber(a, blackFirst);
+      out.push(` (${k.number}${k.white ? '.' : '...'} ${a.move}`);
+      return { started: true, numbered: false };
+    },
+    close: () => out.push(')'),
+  });
   return out.join('');
 }
 
