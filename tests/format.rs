@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{morris, payload_offset, rule_dir, scratch, solve_into, text, Rng};
+use common::{morris, payload_offset, rule_dir, scratch, solve_into, tables_into, text, Rng};
 use morris::space::Sector;
 use morris::store::Database;
 use morris::{Color, Variant};
@@ -658,18 +658,8 @@ fn a_folder_whose_record_of_planned_sectors_is_lost_is_not_called_complete() {
     let db = root.join("db");
     solve_into("five", &db, &[]);
     let tables = root.join("tables");
-    let (dbs, ts) = (db.to_str().unwrap(), tables.to_str().unwrap());
-    let out = morris(&[
-        "--variant",
-        "five",
-        "tables",
-        "-q",
-        "--db",
-        dbs,
-        "--out",
-        ts,
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
+    let dbs = db.to_str().unwrap();
+    tables_into("five", &db, &tables);
     for (folder, option, ext) in [(&db, "--db", "sec"), (&tables, "--tables", "wdl")] {
         let dir = rule_dir(folder, "five");
         let arg = folder.to_str().unwrap();
@@ -779,17 +769,7 @@ fn a_forged_sector_is_named_first_with_a_count_per_sector() {
         .success());
     let tables = root.join("tables");
     let ts = tables.to_str().unwrap();
-    let out = morris(&[
-        "--variant",
-        "five",
-        "tables",
-        "-q",
-        "--db",
-        dbs,
-        "--out",
-        ts,
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
+    tables_into("five", &db, &tables);
     for (option, arg) in [("--db", dbs), ("--tables", ts)] {
         let out = morris(&["--variant", "five", "verify", "-q", option, arg]);
         let t = text(&out);

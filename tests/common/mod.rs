@@ -151,6 +151,23 @@ pub fn solve_into(variant: &str, db: &std::path::Path, extra: &[&str]) -> String
     text(&out)
 }
 
+/// Builds the tables of `variant` from the database folder `db` into `out`, quietly, asserting
+/// that it succeeds.
+pub fn tables_into(variant: &str, db: &std::path::Path, out: &std::path::Path) {
+    let (db, out) = (db.to_str().unwrap(), out.to_str().unwrap());
+    let o = morris(&[
+        "--variant",
+        variant,
+        "tables",
+        "-q",
+        "--db",
+        db,
+        "--out",
+        out,
+    ]);
+    assert!(o.status.success(), "tables {variant}: {}", text(&o));
+}
+
 /// A fresh folder `name` under the build's temporary folder, with `variant` solved into it
 /// (with `extra` arguments).
 pub fn solved(name: &str, variant: &str, extra: &[&str]) -> std::path::PathBuf {
