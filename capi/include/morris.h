@@ -12,12 +12,14 @@
  * character of ROWS, slashes skipped (docs/format.md section 5.1).
  *
  * Errors: every function that can fail returns a status code, MORRIS_OK (0) or one of the
- * MORRIS_* codes below (morris_open returns NULL instead), and morris_last_error() gives the
- * calling thread's message. No panic crosses the boundary: one is caught and answered with
- * MORRIS_PANIC.
+ * MORRIS_* codes below (morris_open returns NULL instead). The last call's status and
+ * message are kept per handle (morris_db_last_status(), morris_db_last_error(), whichever
+ * thread made the call) and per thread (morris_last_status(), morris_last_error(), for every
+ * call, morris_open's among them). No panic crosses the boundary: one is caught and answered
+ * with MORRIS_PANIC.
  *
- * Threads: a morris_db may be probed by any number of threads at once; the last error is
- * kept per thread. Only morris_close() must not race with other calls on the same handle.
+ * Threads: a morris_db may be probed by any number of threads at once. Only morris_close()
+ * must not race with other calls on the same handle.
  *
  * Guide and examples (C, C++): docs/c.md.
  */
@@ -235,6 +237,32 @@ const char *morris_last_error(void);
  * elsewhere it repeats what the call returned. Each thread has its own.
  */
 int morris_last_status(void);
+
+/**
+ * The status code of the last call on the handle `db`, from whichever thread made it:
+ * `MORRIS_OK` or the code it failed with (for code whose calls move between threads, as Go's
+ * goroutines, Swift's tasks and Dart's isolates do, where a thread's last error is not the
+ * call's). `MORRIS_BAD_INPUT` when `db` is NULL.
+ *
+ * # Safety
+ * `db` is NULL or a handle from `morris_open` (closed or not).
+ */
+int morris_db_last_status(const struct morris_db *db);
+
+/**
+ * The message of the last call on the handle `db` (`""` after a success), copied with its
+ * NUL to `buf` (`len` bytes): the message stays the caller's, whatever other threads then do
+ * with the handle.
+ *
+ * Returns `MORRIS_OK`, `MORRIS_BUFFER` (then `buf` holds `""` when `len` > 0) or
+ * `MORRIS_BAD_INPUT` (`db` or `buf` NULL). Neither it nor `morris_db_last_status` changes the
+ * handle's last error.
+ *
+ * # Safety
+ * `db` is NULL or a handle from `morris_open` (closed or not); `buf` points to `len` writable
+ * bytes.
+ */
+int morris_db_last_error(const struct morris_db *db, char *buf, size_t len);
 
 /**
  * The library's version, e.g. `"0.1.0"` (a static string).

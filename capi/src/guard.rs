@@ -133,6 +133,17 @@ pub(crate) fn last_status() -> c_int {
     LAST_STATUS.try_with(Cell::get).unwrap_or(MORRIS_OK)
 }
 
+/// The message of this thread's last call, as text (empty after a success).
+pub(crate) fn last_message() -> String {
+    LAST_ERROR
+        .try_with(|slot| {
+            slot.try_borrow()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
+}
+
 /// This thread's last error, valid until its next call into the library.
 pub(crate) fn last_error() -> *const c_char {
     static EMPTY: &CStr = c"";

@@ -18,6 +18,7 @@ mod guard;
 use std::ffi::{c_char, c_int};
 use std::path::Path;
 use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::Mutex;
 
 use morris_lib::front::{self, NoOneRuleSet};
 use morris_lib::query::{move_at, Strength};
@@ -88,6 +89,8 @@ const _: () = assert!(MORRIS_MAX_POINTS == morris_lib::rules::MAX_POINTS);
 #[derive(Debug)]
 pub struct morris_db {
     open: AtomicPtr<Opened>,
+    /// The status and message of the last call on this handle, from whichever thread.
+    last: Mutex<(c_int, String)>,
 }
 
 /// What an open handle holds.
@@ -145,6 +148,22 @@ impl Opened {
         self.reachable.check(&pos, turn)?;
         Ok((pos, turn))
     }
+}
+
+/// Runs a call on the handle `db` and records its status and message both as the calling
+/// thread's last error (as every call's is) and as the handle's ([`morris_db_last_error`]).
+///
+/// `db` must be what the caller of the calling `extern "C"` function promised: NULL or a
+/// handle from `morris_open` (whose word is never freed).
+fn on_handle(db: *const morris_db, body: impl FnOnce() -> Result<(), Failure>) -> c_int {
+    let code = status(body);
+    // SAFETY: NULL or a handle from morris_open, which stays allocated for the process's life
+    // (see morris_close).
+    if let Some(db) = unsafe { db.as_ref() } {
+        let mut last = db.last.lock().unwrap_or_else(|e| e.into_inner());
+        *last = (code, guard::last_message());
+    }
+    code
 }
 
 /// The handle behind a pointer argument.
@@ -251,6 +270,7 @@ fn open_folder(root: &Path, variant: Variant) -> Result<Box<morris_db>, Failure>
     });
     Ok(Box::new(morris_db {
         open: AtomicPtr::new(Box::into_raw(opened)),
+        last: Mutex::new((MORRIS_OK, String::new())),
     }))
 }
 
@@ -294,6 +314,48 @@ pub extern "C" fn morris_last_status() -> c_int {
     guard::last_status()
 }
 
+/// The status code of the last call on the handle `db`, from whichever thread made it:
+/// `MORRIS_OK` or the code it failed with (for code whose calls move between threads, as Go's
+/// goroutines, Swift's tasks and Dart's isolates do, where a thread's last error is not the
+/// call's). `MORRIS_BAD_INPUT` when `db` is NULL.
+///
+/// # Safety
+/// `db` is NULL or a handle from `morris_open` (closed or not).
+#[no_mangle]
+pub unsafe extern "C" fn morris_db_last_status(db: *const morris_db) -> c_int {
+    // SAFETY: the caller's promise; a handle's word is never freed (see morris_close).
+    match unsafe { db.as_ref() } {
+        Some(db) => db.last.lock().unwrap_or_else(|e| e.into_inner()).0,
+        None => MORRIS_BAD_INPUT,
+    }
+}
+
+/// The message of the last call on the handle `db` (`""` after a success), copied with its
+/// NUL to `buf` (`len` bytes): the message stays the caller's, whatever other threads then do
+/// with the handle.
+///
+/// Returns `MORRIS_OK`, `MORRIS_BUFFER` (then `buf` holds `""` when `len` > 0) or
+/// `MORRIS_BAD_INPUT` (`db` or `buf` NULL). Neither it nor `morris_db_last_status` changes the
+/// handle's last error.
+///
+/// # Safety
+/// `db` is NULL or a handle from `morris_open` (closed or not); `buf` points to `len` writable
+/// bytes.
+#[no_mangle]
+pub unsafe extern "C" fn morris_db_last_error(
+    db: *const morris_db,
+    buf: *mut c_char,
+    len: usize,
+) -> c_int {
+    status(|| {
+        // SAFETY: the caller's promise; a handle's word is never freed (see morris_close).
+        let db = unsafe { db.as_ref() }.ok_or_else(|| Failure::bad("db is NULL"))?;
+        let message = db.last.lock().unwrap_or_else(|e| e.into_inner()).1.clone();
+        // SAFETY: the caller's promise.
+        unsafe { write_text("the message", &message, buf, len) }
+    })
+}
+
 /// The library's version, e.g. `"0.1.0"` (a static string).
 #[no_mangle]
 pub extern "C" fn morris_version() -> *const c_char {
@@ -315,7 +377,7 @@ pub unsafe extern "C" fn morris_probe_text(
     position: *const c_char,
     out: *mut morris_value,
 ) -> c_int {
-    status(|| {
+    on_handle(db, || {
         // SAFETY: the caller's promise.
         let (db, position) = unsafe { (handle(db)?, text(position, "position")?) };
         let (pos, _) = db.position(position)?;
@@ -349,7 +411,7 @@ pub unsafe extern "C" fn morris_probe_bits(
     side_to_move: c_int,
     out: *mut morris_value,
 ) -> c_int {
-    status(|| {
+    on_handle(db, || {
         // SAFETY: the caller's promise.
         let db = unsafe { handle(db) }?;
         let text = notation(
@@ -391,7 +453,7 @@ pub unsafe extern "C" fn morris_moves(
     cap: usize,
     count: *mut usize,
 ) -> c_int {
-    status(|| {
+    on_handle(db, || {
         // SAFETY: the caller's promise.
         let (db, position) = unsafe { (handle(db)?, text(position, "position")?) };
         // SAFETY: the caller's promise.
@@ -446,7 +508,7 @@ pub unsafe extern "C" fn morris_best_move(
     buf: *mut c_char,
     len: usize,
 ) -> c_int {
-    status(|| {
+    on_handle(db, || {
         // SAFETY: the caller's promise.
         let (db, position) = unsafe { (handle(db)?, text(position, "position")?) };
         // SAFETY: the caller's promise.
@@ -477,7 +539,7 @@ pub unsafe extern "C" fn morris_best_move_at(
     buf: *mut c_char,
     len: usize,
 ) -> c_int {
-    status(|| {
+    on_handle(db, || {
         // SAFETY: the caller's promise.
         let (db, position, strength) = unsafe {
             (
@@ -538,7 +600,7 @@ pub unsafe extern "C" fn morris_play(
     buf: *mut c_char,
     len: usize,
 ) -> c_int {
-    status(|| {
+    on_handle(db, || {
         // SAFETY: the caller's promise.
         let (db, position, mv) =
             unsafe { (handle(db)?, text(position, "position")?, text(mv, "move")?) };
@@ -570,7 +632,7 @@ pub unsafe extern "C" fn morris_position_text(
     buf: *mut c_char,
     len: usize,
 ) -> c_int {
-    status(|| {
+    on_handle(db, || {
         // SAFETY: the caller's promise.
         let db = unsafe { handle(db) }?;
         let text = notation(
@@ -612,7 +674,7 @@ pub unsafe extern "C" fn morris_position_bits(
     black_hand: *mut u8,
     side_to_move: *mut c_int,
 ) -> c_int {
-    status(|| {
+    on_handle(db, || {
         // SAFETY: the caller's promise.
         let (db, position) = unsafe { (handle(db)?, text(position, "position")?) };
         let (pos, turn) = db.position(position)?;
@@ -680,7 +742,7 @@ pub unsafe extern "C" fn morris_point_name(
     buf: *mut c_char,
     len: usize,
 ) -> c_int {
-    status(|| {
+    on_handle(db, || {
         // SAFETY: the caller's promise.
         let board = unsafe { handle(db) }?.variant.board();
         let points = board.len();

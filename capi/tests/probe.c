@@ -439,9 +439,49 @@ static int fails_with(int rc, int code, const char *where, const char *needle) {
                needle ? needle : "", rc, e);
 }
 
+/* A call on the handle that fails, made on a thread of its own. */
+static void *fail_on_handle(void *db) {
+  morris_value v;
+  morris_probe_text((morris_db *)db, "not a position", &v);
+  return NULL;
+}
+
+/* The last error is kept per handle, whichever thread made the call, as well as per thread. */
+static void check_handle_errors(const folder *f) {
+  morris_db *db = f->db;
+  morris_value v;
+  char message[1024], tiny[4];
+  fails_with(morris_probe_text(db, "W./.../..../.../... w 6 6", &v), MORRIS_BAD_INPUT,
+             "handle's error", "invalid position");
+  char thread_message[1024];
+  snprintf(thread_message, sizeof thread_message, "%s", morris_last_error());
+  check(morris_db_last_status(db) == MORRIS_BAD_INPUT, "handle's status", "%d",
+        morris_db_last_status(db));
+  check(morris_db_last_error(db, message, sizeof message) == MORRIS_OK &&
+            !strcmp(message, thread_message),
+        "handle's message", "\"%s\" against the thread's \"%s\"", message, thread_message);
+  check(morris_db_last_error(db, tiny, sizeof tiny) == MORRIS_BUFFER && tiny[0] == '\0',
+        "handle's message, small buffer", "\"%s\"", tiny);
+  check(morris_probe_text(db, "start", &v) == MORRIS_OK && morris_db_last_status(db) == MORRIS_OK &&
+            morris_db_last_error(db, message, sizeof message) == MORRIS_OK && !message[0],
+        "handle's success", "status %d, \"%s\"", morris_db_last_status(db), message);
+  pthread_t other;
+  if (!check(pthread_create(&other, NULL, fail_on_handle, db) == 0, "handle's thread",
+             "pthread_create failed"))
+    return;
+  pthread_join(other, NULL);
+  check(morris_last_status() == MORRIS_OK && morris_db_last_status(db) == MORRIS_BAD_INPUT,
+        "another thread's call", "this thread %d, the handle %d", morris_last_status(),
+        morris_db_last_status(db));
+  check(morris_db_last_status(NULL) == MORRIS_BAD_INPUT &&
+            morris_db_last_error(NULL, message, sizeof message) == MORRIS_BAD_INPUT,
+        "NULL handle", "a status from NULL");
+}
+
 static void check_errors(const folder *f) {
   morris_value v;
   morris_db *db = f->db;
+  check_handle_errors(f);
   fails_with(morris_probe_text(db, "W./.../..../.../... w 6 6", &v), MORRIS_BAD_INPUT,
              "malformed position", "invalid position");
   fails_with(morris_probe_text(db, NULL, &v), MORRIS_BAD_INPUT, "NULL position", "NULL");
