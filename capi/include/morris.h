@@ -181,6 +181,35 @@ typedef struct morris_move {
   int32_t removed;
 } morris_move;
 
+/**
+ * A position as bitboards, the form engines hold, as `morris_probe_bits` takes it: bit `i` of
+ * `white` and of `black` stands for point `i` in notation order (`morris_point_name` names
+ * it), the hands are the pieces each side still has to place, `side_to_move` is
+ * `MORRIS_WHITE` (0) or `MORRIS_BLACK` (1).
+ */
+typedef struct morris_bits {
+  /**
+   * White's points.
+   */
+  uint32_t white;
+  /**
+   * Black's points.
+   */
+  uint32_t black;
+  /**
+   * White's pieces still to place.
+   */
+  uint8_t white_hand;
+  /**
+   * Black's pieces still to place.
+   */
+  uint8_t black_hand;
+  /**
+   * `MORRIS_WHITE` or `MORRIS_BLACK`.
+   */
+  int side_to_move;
+} morris_bits;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -328,6 +357,18 @@ int morris_moves(const struct morris_db *db,
                  size_t *count);
 
 /**
+ * `morris_moves` of a position given as bitboards.
+ *
+ * # Safety
+ * As `morris_moves`; `position` points to a readable `morris_bits`.
+ */
+int morris_moves_bits(const struct morris_db *db,
+                      const struct morris_bits *position,
+                      struct morris_move *out,
+                      size_t cap,
+                      size_t *count);
+
+/**
  * The move perfect play picks in a position in notation, as the explorer's
  * `GET /api/bestmove` without a seed: among the moves that keep the position's value (the
  * fastest wins, draws, the slowest losses), for a win the first in notation order; for a
@@ -367,6 +408,41 @@ int morris_best_move_at(const struct morris_db *db,
                         uint64_t seed,
                         char *buf,
                         size_t len);
+
+/**
+ * The move the database plays in a position given as bitboards, with its value and points,
+ * as `morris_moves` lists it. With `strength` NULL, perfect play as `morris_best_move`
+ * chooses (no seed); else as `morris_best_move_at` with `strength` and `seed`.
+ *
+ * Returns `MORRIS_OK` and fills `*out`; otherwise as `morris_best_move_at`.
+ *
+ * # Safety
+ * `db` is a handle from `morris_open`; `position` points to a readable `morris_bits`;
+ * `strength` is NULL or NUL-terminated; `out` points to a writable `morris_move`.
+ */
+int morris_best_move_bits(const struct morris_db *db,
+                          const struct morris_bits *position,
+                          const char *strength,
+                          uint64_t seed,
+                          struct morris_move *out);
+
+/**
+ * The position after a move, all as bitboards: the move is the legal one of `position` with
+ * `mv`'s points (`from`, `to`, `removed`; its text and value are not read), and `*after` gets
+ * the position it leads to, the other side to move.
+ *
+ * Returns `MORRIS_OK`; `MORRIS_BAD_INPUT` for a position refused as `morris_probe_bits`
+ * refuses it, or for points no legal move has (the message lists the legal moves). Reads no
+ * database.
+ *
+ * # Safety
+ * `db` is a handle from `morris_open`; `position` and `mv` point to a readable `morris_bits`
+ * and `morris_move`; `after` to a writable `morris_bits`.
+ */
+int morris_play_bits(const struct morris_db *db,
+                     const struct morris_bits *position,
+                     const struct morris_move *mv,
+                     struct morris_bits *after);
 
 /**
  * The position after playing the move `mv` (in notation, as `morris_moves` writes it) in

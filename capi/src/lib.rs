@@ -24,7 +24,7 @@ use morris_lib::front::{self, NoOneRuleSet};
 use morris_lib::query::{move_at, Strength};
 use morris_lib::rules::RuleOverrides;
 use morris_lib::space::Reachable;
-use morris_lib::{Color, Database, Position, Variant};
+use morris_lib::{Color, Database, Move, Position, Variant};
 
 use convert::{move_entry, notation, optional_text, text, value, write_text};
 use guard::{guard, status, Failure};
@@ -140,6 +140,43 @@ pub struct morris_move {
     pub removed: i32,
 }
 
+/// A position as bitboards, the form engines hold, as `morris_probe_bits` takes it: bit `i` of
+/// `white` and of `black` stands for point `i` in notation order (`morris_point_name` names
+/// it), the hands are the pieces each side still has to place, `side_to_move` is
+/// `MORRIS_WHITE` (0) or `MORRIS_BLACK` (1).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct morris_bits {
+    /// White's points.
+    pub white: u32,
+    /// Black's points.
+    pub black: u32,
+    /// White's pieces still to place.
+    pub white_hand: u8,
+    /// Black's pieces still to place.
+    pub black_hand: u8,
+    /// `MORRIS_WHITE` or `MORRIS_BLACK`.
+    pub side_to_move: c_int,
+}
+
+/// The bitboards of `pos` with `turn` to move.
+fn bits_of(pos: &Position, turn: Color) -> morris_bits {
+    let (white, black, white_hand, black_hand) = match turn {
+        Color::White => (pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand),
+        Color::Black => (pos.opponent, pos.mover, pos.opponent_hand, pos.mover_hand),
+    };
+    morris_bits {
+        white: white.bits(),
+        black: black.bits(),
+        white_hand,
+        black_hand,
+        side_to_move: match turn {
+            Color::White => MORRIS_WHITE,
+            Color::Black => MORRIS_BLACK,
+        },
+    }
+}
+
 impl Opened {
     /// Parses a position and refuses it, as the command line does, when no game from the
     /// start reaches it.
@@ -147,6 +184,27 @@ impl Opened {
         let (pos, turn) = Position::parse(&self.variant, text.trim())?;
         self.reachable.check(&pos, turn)?;
         Ok((pos, turn))
+    }
+
+    /// The position of bitboards, refused as `position` refuses text (and for bits outside the
+    /// board or a point of both sides).
+    ///
+    /// # Safety
+    /// `bits` is NULL or points to a readable `morris_bits`.
+    unsafe fn position_of_bits(
+        &self,
+        bits: *const morris_bits,
+    ) -> Result<(Position, Color), Failure> {
+        // SAFETY: the caller's promise.
+        let b = unsafe { bits.as_ref() }.ok_or_else(|| Failure::bad("position is NULL"))?;
+        let text = notation(
+            &self.variant,
+            b.white,
+            b.black,
+            (b.white_hand, b.black_hand),
+            b.side_to_move,
+        )?;
+        self.position(&text)
     }
 }
 
@@ -456,35 +514,73 @@ pub unsafe extern "C" fn morris_moves(
     on_handle(db, || {
         // SAFETY: the caller's promise.
         let (db, position) = unsafe { (handle(db)?, text(position, "position")?) };
-        // SAFETY: the caller's promise.
-        let count = unsafe { count.as_mut() }.ok_or_else(|| Failure::bad("count is NULL"))?;
-        if out.is_null() && cap > 0 {
-            return Err(Failure::bad("out is NULL"));
-        }
         let (pos, _) = db.position(position)?;
-        let analysis = db.db.analyse(&pos)?;
-        let entries = analysis
-            .moves
-            .iter()
-            .map(|m| move_entry(&db.variant, m.mv, m.value))
-            .collect::<Result<Vec<_>, Failure>>()?;
-        *count = entries.len();
-        let written = entries.len().min(cap);
-        if written > 0 {
-            // SAFETY: out holds cap >= written moves; the regions cannot overlap.
-            unsafe { std::ptr::copy_nonoverlapping(entries.as_ptr(), out, written) };
-        }
-        if entries.len() > cap {
-            return Err(Failure::new(
-                MORRIS_BUFFER,
-                format!(
-                    "the position has {} legal moves, the array holds {cap}",
-                    entries.len()
-                ),
-            ));
-        }
-        Ok(())
+        // SAFETY: the caller's promise.
+        unsafe { write_moves(db, &pos, out, cap, count) }
     })
+}
+
+/// `morris_moves` of a position given as bitboards.
+///
+/// # Safety
+/// As `morris_moves`; `position` points to a readable `morris_bits`.
+#[no_mangle]
+pub unsafe extern "C" fn morris_moves_bits(
+    db: *const morris_db,
+    position: *const morris_bits,
+    out: *mut morris_move,
+    cap: usize,
+    count: *mut usize,
+) -> c_int {
+    on_handle(db, || {
+        // SAFETY: the caller's promise.
+        let db = unsafe { handle(db) }?;
+        // SAFETY: the caller's promise.
+        let (pos, _) = unsafe { db.position_of_bits(position) }?;
+        // SAFETY: the caller's promise.
+        unsafe { write_moves(db, &pos, out, cap, count) }
+    })
+}
+
+/// Writes every legal move of `pos` with its value, best first, as `morris_moves` answers.
+///
+/// # Safety
+/// `out` points to `cap` writable `morris_move`s (or is NULL with `cap` 0); `count` is NULL
+/// or writable.
+unsafe fn write_moves(
+    db: &Opened,
+    pos: &Position,
+    out: *mut morris_move,
+    cap: usize,
+    count: *mut usize,
+) -> Result<(), Failure> {
+    // SAFETY: the caller's promise.
+    let count = unsafe { count.as_mut() }.ok_or_else(|| Failure::bad("count is NULL"))?;
+    if out.is_null() && cap > 0 {
+        return Err(Failure::bad("out is NULL"));
+    }
+    let analysis = db.db.analyse(pos)?;
+    let entries = analysis
+        .moves
+        .iter()
+        .map(|m| move_entry(&db.variant, m.mv, m.value))
+        .collect::<Result<Vec<_>, Failure>>()?;
+    *count = entries.len();
+    let written = entries.len().min(cap);
+    if written > 0 {
+        // SAFETY: out holds cap >= written moves; the regions cannot overlap.
+        unsafe { std::ptr::copy_nonoverlapping(entries.as_ptr(), out, written) };
+    }
+    if entries.len() > cap {
+        return Err(Failure::new(
+            MORRIS_BUFFER,
+            format!(
+                "the position has {} legal moves, the array holds {cap}",
+                entries.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The move perfect play picks in a position in notation, as the explorer's
@@ -568,18 +664,122 @@ unsafe fn write_move_at(
     len: usize,
 ) -> Result<(), Failure> {
     let (pos, turn) = db.position(position)?;
-    let Some(mv) = move_at(&db.db, &pos, strength, seed)? else {
-        return Err(Failure::new(
+    let mv = chosen_move(db, &pos, turn, strength, seed)?;
+    let mv = mv.to_notation(db.variant.board());
+    // SAFETY: the caller's promise.
+    unsafe { write_text("the move", &mv, buf, len) }
+}
+
+/// The move the database plays in `pos` at `strength` ([`move_at`]); `MORRIS_GAME_OVER`
+/// without one.
+fn chosen_move(
+    db: &Opened,
+    pos: &Position,
+    turn: Color,
+    strength: Strength,
+    seed: Option<u64>,
+) -> Result<Move, Failure> {
+    move_at(&db.db, pos, strength, seed)?.ok_or_else(|| {
+        Failure::new(
             MORRIS_GAME_OVER,
             format!(
                 "no move in {:?}: the game is over, {turn} has no legal move",
                 pos.to_notation(&db.variant, turn)
             ),
-        ));
-    };
-    let mv = mv.to_notation(db.variant.board());
-    // SAFETY: the caller's promise.
-    unsafe { write_text("the move", &mv, buf, len) }
+        )
+    })
+}
+
+/// The move the database plays in a position given as bitboards, with its value and points,
+/// as `morris_moves` lists it. With `strength` NULL, perfect play as `morris_best_move`
+/// chooses (no seed); else as `morris_best_move_at` with `strength` and `seed`.
+///
+/// Returns `MORRIS_OK` and fills `*out`; otherwise as `morris_best_move_at`.
+///
+/// # Safety
+/// `db` is a handle from `morris_open`; `position` points to a readable `morris_bits`;
+/// `strength` is NULL or NUL-terminated; `out` points to a writable `morris_move`.
+#[no_mangle]
+pub unsafe extern "C" fn morris_best_move_bits(
+    db: *const morris_db,
+    position: *const morris_bits,
+    strength: *const c_char,
+    seed: u64,
+    out: *mut morris_move,
+) -> c_int {
+    on_handle(db, || {
+        // SAFETY: the caller's promise.
+        let (db, strength) = unsafe { (handle(db)?, optional_text(strength, "strength")?) };
+        // SAFETY: the caller's promise.
+        let (pos, turn) = unsafe { db.position_of_bits(position) }?;
+        let (strength, seed) = match strength {
+            None => (Strength::Perfect, None),
+            Some(s) => (Strength::parse(s)?, Some(seed)),
+        };
+        let mv = chosen_move(db, &pos, turn, strength, seed)?;
+        let value = db
+            .db
+            .probe(&morris_lib::rules::play(&pos, mv))?
+            .before_move();
+        // SAFETY: the caller's promise.
+        let out = unsafe { out.as_mut() }.ok_or_else(|| Failure::bad("out is NULL"))?;
+        *out = move_entry(&db.variant, mv, value)?;
+        Ok(())
+    })
+}
+
+/// The position after a move, all as bitboards: the move is the legal one of `position` with
+/// `mv`'s points (`from`, `to`, `removed`; its text and value are not read), and `*after` gets
+/// the position it leads to, the other side to move.
+///
+/// Returns `MORRIS_OK`; `MORRIS_BAD_INPUT` for a position refused as `morris_probe_bits`
+/// refuses it, or for points no legal move has (the message lists the legal moves). Reads no
+/// database.
+///
+/// # Safety
+/// `db` is a handle from `morris_open`; `position` and `mv` point to a readable `morris_bits`
+/// and `morris_move`; `after` to a writable `morris_bits`.
+#[no_mangle]
+pub unsafe extern "C" fn morris_play_bits(
+    db: *const morris_db,
+    position: *const morris_bits,
+    mv: *const morris_move,
+    after: *mut morris_bits,
+) -> c_int {
+    on_handle(db, || {
+        // SAFETY: the caller's promise.
+        let db = unsafe { handle(db) }?;
+        // SAFETY: the caller's promise.
+        let (pos, turn) = unsafe { db.position_of_bits(position) }?;
+        // SAFETY: the caller's promise.
+        let m = unsafe { mv.as_ref() }.ok_or_else(|| Failure::bad("mv is NULL"))?;
+        let point = |p: Option<morris_lib::Point>| p.map_or(-1, |p| p.index() as i32);
+        let legal = morris_lib::rules::generate(&db.variant, &pos);
+        let chosen = legal.iter().find(|l| {
+            (point(l.from()), point(Some(l.to())), point(l.removed())) == (m.from, m.to, m.removed)
+        });
+        let Some(&chosen) = chosen else {
+            let board = db.variant.board();
+            let mut names: Vec<String> = legal.iter().map(|l| l.to_notation(board)).collect();
+            names.sort();
+            return Err(Failure::bad(format!(
+                "no legal move in {} has from {}, to {}, removed {} (legal: {})",
+                pos.to_notation(&db.variant, turn),
+                m.from,
+                m.to,
+                m.removed,
+                match names.join(" ") {
+                    s if s.is_empty() => String::from("none, the game is over"),
+                    s => morris_lib::rules::clip(&s),
+                }
+            )));
+        };
+        let next = morris_lib::rules::play(&pos, chosen);
+        // SAFETY: the caller's promise.
+        let after = unsafe { after.as_mut() }.ok_or_else(|| Failure::bad("after is NULL"))?;
+        *after = bits_of(&next, turn.other());
+        Ok(())
+    })
 }
 
 /// The position after playing the move `mv` (in notation, as `morris_moves` writes it) in

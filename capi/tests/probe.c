@@ -348,6 +348,64 @@ static void check_best(const folder *f, const char *where, const char *input, co
   check(legal, where, "novice move %s is not legal", at);
 }
 
+/* The bitboard forms answer as the text forms: the moves, the best moves, and each move played. */
+static void check_bits_forms(const folder *f, const char *where, const char *input, const bits *b,
+                             const expected *e) {
+  static _Thread_local morris_move text_moves[MORRIS_MAX_MOVES], bit_moves[MORRIS_MAX_MOVES];
+  morris_bits p = {b->white, b->black, b->white_hand, b->black_hand, b->side};
+  size_t n = 0, nb = 12345;
+  int rc = morris_moves(f->db, input, text_moves, MORRIS_MAX_MOVES, &n);
+  int rcb = morris_moves_bits(f->db, &p, bit_moves, MORRIS_MAX_MOVES, &nb);
+  if (!check(rc == MORRIS_OK && rcb == MORRIS_OK && n == nb, where,
+             "morris_moves_bits: %d %zu moves, the text form %d %zu: %s", rcb, nb, rc, n,
+             morris_last_error()))
+    return;
+  for (size_t i = 0; i < n; i++) {
+    const morris_move *a = &text_moves[i], *m = &bit_moves[i];
+    check(!strcmp(a->text, m->text) && a->value == m->value && a->depth == m->depth &&
+              a->from == m->from && a->to == m->to && a->removed == m->removed,
+          where, "morris_moves_bits move %zu: %s, morris_moves: %s", i, m->text, a->text);
+  }
+  for (size_t i = 0; i < n; i++) {
+    char text_after[128];
+    morris_bits after = {0}, expected_after = {0};
+    bits eb;
+    rc = morris_play(f->db, input, text_moves[i].text, text_after, sizeof text_after);
+    rcb = morris_play_bits(f->db, &p, &bit_moves[i], &after);
+    if (!check(rc == MORRIS_OK && rcb == MORRIS_OK && notation_bits(text_after, &eb), where,
+               "morris_play_bits %s: %d %s", text_moves[i].text, rcb, morris_last_error()))
+      continue;
+    expected_after = (morris_bits){eb.white, eb.black, eb.white_hand, eb.black_hand, eb.side};
+    check(after.white == expected_after.white && after.black == expected_after.black &&
+              after.white_hand == expected_after.white_hand &&
+              after.black_hand == expected_after.black_hand &&
+              after.side_to_move == expected_after.side_to_move,
+          where, "morris_play_bits %s differs from morris_play's %s", text_moves[i].text,
+          text_after);
+  }
+  morris_move best;
+  char text_best[MORRIS_MOVE_TEXT];
+  rc = morris_best_move(f->db, input, text_best, sizeof text_best);
+  rcb = morris_best_move_bits(f->db, &p, NULL, 0, &best);
+  if (e->n == 0) {
+    check(rcb == MORRIS_GAME_OVER, where, "morris_best_move_bits without moves: %d", rcb);
+    return;
+  }
+  check(rc == MORRIS_OK && rcb == MORRIS_OK && !strcmp(best.text, text_best) &&
+            best.value == e->value && best.depth == e->depth,
+        where, "morris_best_move_bits: %d %s %d %d, the text form %s", rcb, best.text, best.value,
+        best.depth, text_best);
+  uint64_t seed = (uint64_t)e->n * 40503u;
+  rc = morris_best_move_at(f->db, input, "club", seed, text_best, sizeof text_best);
+  rcb = morris_best_move_bits(f->db, &p, "club", seed, &best);
+  int listed = 0;
+  for (size_t i = 0; i < n; i++)
+    listed |= !strcmp(text_moves[i].text, best.text) && text_moves[i].value == best.value &&
+              text_moves[i].depth == best.depth;
+  check(rc == MORRIS_OK && rcb == MORRIS_OK && !strcmp(best.text, text_best) && listed, where,
+        "morris_best_move_bits club: %d %s, the text form %s", rcb, best.text, text_best);
+}
+
 static void check_position(const folder *f, size_t line, const char *input, const expected *e,
                            int deep) {
   char where[256];
@@ -385,6 +443,7 @@ static void check_position(const folder *f, size_t line, const char *input, cons
   check(rc == MORRIS_OK && !strcmp(text, e->position), where, "morris_position_text: %d %s, %s",
         rc, morris_last_error(), rc == MORRIS_OK ? text : "");
   check_best(f, where, input, e);
+  check_bits_forms(f, where, input, &b, e);
 }
 
 /* ---- threads ----------------------------------------------------------------------- */
@@ -498,6 +557,23 @@ static void check_errors(const folder *f) {
   fails_with(morris_probe_bits(db, 1, 1, 5, 5, MORRIS_WHITE, &v), MORRIS_BAD_INPUT,
              "point of both sides", "both");
   fails_with(morris_probe_bits(db, 0, 0, 6, 6, 2, &v), MORRIS_BAD_INPUT, "side 2", "side");
+  {
+    /* The bitboard forms refuse what the text forms refuse, and NULL pointers. */
+    morris_bits start = {0, 0, 6, 6, MORRIS_WHITE}, both = {1, 1, 5, 5, MORRIS_WHITE};
+    morris_move mv, nowhere = {"", 0, 0, -1, 31, -1};
+    morris_bits after;
+    size_t count;
+    fails_with(morris_moves_bits(db, &both, NULL, 0, &count), MORRIS_BAD_INPUT, "moves, both", "both");
+    fails_with(morris_moves_bits(db, NULL, NULL, 0, &count), MORRIS_BAD_INPUT, "moves, NULL", "NULL");
+    fails_with(morris_best_move_bits(db, &start, "grandmaster", 1, &mv), MORRIS_BAD_INPUT,
+               "best, strength", "grandmaster");
+    fails_with(morris_best_move_bits(db, &start, NULL, 0, NULL), MORRIS_BAD_INPUT, "best, NULL out",
+               "NULL");
+    fails_with(morris_play_bits(db, &start, &nowhere, &after), MORRIS_BAD_INPUT, "play, no such move",
+               "no legal move");
+    fails_with(morris_play_bits(db, &start, NULL, &after), MORRIS_BAD_INPUT, "play, NULL move",
+               "NULL");
+  }
   fails_with(morris_probe_bits(db, 0, 0, 6, 5, MORRIS_WHITE, &v), MORRIS_BAD_INPUT,
              "hands that cannot alternate", "hands");
   size_t n = 0;
