@@ -1,7 +1,9 @@
 """Type stubs of the package ``morris`` (the extension module ``morris._morris``)."""
 
 import os
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Protocol, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Protocol, TypeVar, Union, overload
+
+_T = TypeVar("_T")
 
 __version__: str
 
@@ -177,6 +179,16 @@ class Database:
         """The sectors present, in increasing order."""
     def probe(self, position: PositionArg) -> Probe:
         """The value and depth of a position."""
+    @overload
+    def get(self, position: PositionArg) -> Optional[Probe]: ...
+    @overload
+    def get(self, position: PositionArg, default: _T) -> Union[Probe, _T]: ...
+    def close(self) -> None:
+        """Releases the folder's files and caches; later calls raise ``ValueError``."""
+    @property
+    def closed(self) -> bool: ...
+    def __enter__(self) -> "Database": ...
+    def __exit__(self, *exc: object) -> bool: ...
     def outcome(self, position: PositionArg) -> ValueName:
         """Win, draw or loss without the depth (from tables, faster)."""
     @overload

@@ -3,7 +3,7 @@
 //! `morris query --json` answers.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use morris::front::NoOneRuleSet;
 use morris::query::wire::{self, QueryJson, StatsJson};
@@ -16,7 +16,9 @@ use pyo3::sync::PyOnceLock;
 use rayon::prelude::*;
 
 use crate::args::{count, Count, Folder, Text};
-use crate::errors::{check_folder, detached, guard, nothing_solved, BadPositionError, Fail};
+use crate::errors::{
+    check_folder, detached, guard, nothing_solved, BadPositionError, Fail, MissingSectorError,
+};
 use crate::game::{Game, PyVariant, RuleArgs};
 use crate::position::Target;
 
@@ -133,12 +135,28 @@ impl Probe {
 /// notation, releases the GIL while it works, and may be called from many threads at once.
 #[pyclass(name = "Database", module = "morris", frozen)]
 pub(crate) struct PyDatabase {
-    db: Arc<Database>,
+    /// The open folder; `None` once closed. Read-locked for a call's length (a probe holds it
+    /// a few hundred nanoseconds; only `close` takes it to write).
+    db: RwLock<Option<Arc<Database>>>,
     game: Arc<Game>,
     path: PathBuf,
 }
 
 impl PyDatabase {
+    /// The open folder.
+    ///
+    /// # Errors
+    /// `ValueError` once the database is closed, as a closed file's.
+    fn open_db(&self) -> PyResult<Arc<Database>> {
+        self.db
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("the database {} is closed", self.path.display()))
+            })
+    }
+
     /// Runs `f` on the position `position`, without the GIL.
     fn on<T: Send>(
         &self,
@@ -146,7 +164,8 @@ impl PyDatabase {
         f: impl FnOnce(&Database, &morris::Position, morris::Color) -> Result<T, Fail> + Send,
     ) -> PyResult<T> {
         let target = Target::extract(position, &self.game)?;
-        let (db, game) = (&*self.db, &*self.game);
+        let db = self.open_db()?;
+        let (db, game) = (&*db, &*self.game);
         detached(position.py(), || {
             let (pos, turn) = target.resolve(game)?;
             f(db, &pos, turn)
@@ -176,13 +195,59 @@ impl PyDatabase {
 
     /// Whether the folder holds compact tables (else sector files).
     #[getter]
-    fn is_tables(&self) -> bool {
-        self.db.is_tables()
+    fn is_tables(&self) -> PyResult<bool> {
+        Ok(self.open_db()?.is_tables())
     }
 
     /// The sectors present, `W-B-WF-BF`, in increasing order.
-    fn sectors(&self) -> Vec<String> {
-        self.db.present().iter().map(|s| s.to_string()).collect()
+    fn sectors(&self) -> PyResult<Vec<String>> {
+        Ok(self
+            .open_db()?
+            .present()
+            .iter()
+            .map(|s| s.to_string())
+            .collect())
+    }
+
+    /// Closes the folder: its files and caches are released, and every later call raises
+    /// `ValueError`. Closing again does nothing. A `with morris.open(...) as t:` block closes
+    /// it at its end.
+    fn close(&self) {
+        self.db.write().unwrap_or_else(|e| e.into_inner()).take();
+    }
+
+    /// Whether `close` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.db.read().unwrap_or_else(|e| e.into_inner()).is_none()
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        _kind: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+        _traceback: &Bound<'_, PyAny>,
+    ) -> bool {
+        self.close();
+        false
+    }
+
+    /// `probe(position)`, or `default` when the position's sector is not solved here (as
+    /// `chess.syzygy`'s `get_wdl`): the other errors raise as `probe`'s do.
+    #[pyo3(signature = (position, default = None))]
+    fn get(&self, position: &Bound<'_, PyAny>, default: Option<Py<PyAny>>) -> PyResult<Py<PyAny>> {
+        let py = position.py();
+        match self.probe(position) {
+            Ok(p) => Ok(p.into_any()),
+            Err(e) if e.is_instance_of::<MissingSectorError>(py) => {
+                Ok(default.unwrap_or_else(|| py.None()))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// The value of a position: `Probe(value, depth)`.
@@ -248,7 +313,8 @@ impl PyDatabase {
                 Err(e) => return Err(e),
             }
         }
-        let (db, game) = (&*self.db, &*self.game);
+        let db = self.open_db()?;
+        let (db, game) = (&*db, &*self.game);
         let results: Vec<Option<Result<Value, Fail>>> = py.detach(|| {
             targets
                 .par_iter()
@@ -316,7 +382,8 @@ impl PyDatabase {
     /// The dict `morris stats --json` prints for this folder: every sector's counts and the
     /// start position's value.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let db = &*self.db;
+        let db = self.open_db()?;
+        let db = &*db;
         let text = detached(py, || {
             if db.present().is_empty() {
                 return Err(nothing_solved(db));
@@ -329,7 +396,7 @@ impl PyDatabase {
     fn __repr__(&self) -> String {
         format!(
             "<morris.Database {} of {} in {}>",
-            if self.db.is_tables() {
+            if self.is_tables().unwrap_or(false) {
                 "tables"
             } else {
                 "sector files"
@@ -435,7 +502,7 @@ pub(crate) fn open(
         detached(py, || open_database(root, game, reading))?
     };
     Ok(PyDatabase {
-        db: Arc::new(db),
+        db: RwLock::new(Some(Arc::new(db))),
         game,
         path,
     })

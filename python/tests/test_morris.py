@@ -317,6 +317,24 @@ def test_mapped_and_cached_reading_answer_alike(folders, samples, tmp_path):
     assert fresh.probe(position) == value
 
 
+def test_with_close_and_get_as_chess_syzygy_has_them(folders):
+    """A Database is a context manager and closes (later calls raise ValueError, closing again
+    does nothing); get() answers None or the default for an unsolved sector, and raises the
+    other errors as probe() does."""
+    with morris.open(folders["db"], "nine") as t:
+        assert not t.closed
+        assert t.get("start") is None and t.get("start", "unsolved") == "unsolved"
+        endgame = morris.Position.parse(".WW/.../.B./B....B/.../.../..W b 0 0", "nine")
+        assert t.get(endgame) == t.probe(endgame)
+        with pytest.raises(morris.BadPositionError):
+            t.get("not a position")
+    assert t.closed
+    for call in (lambda: t.probe("start"), t.sectors, lambda: t.is_tables, lambda: t.probe_many(["start"])):
+        with pytest.raises(ValueError, match="is closed"):
+            call()
+    t.close()
+
+
 def test_a_position_of_other_rules_is_refused(folders):
     """A position means something only under its own rules: a database of the standard rules
     never answers a position parsed under strict removal (it would give another game's value),
