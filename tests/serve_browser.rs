@@ -662,6 +662,25 @@ fn addresses_at_one_size(browser: &Browser, server: &Server) {
     let page = shown(browser, start);
     assert!(page["error"].is_null(), "{page}");
 
+    // Nine's start is not solved here: before anyone moves, Play says so and promises no
+    // play, and with the database to move it makes no move.
+    let nine = ".../.../.../....../.../.../... w 9 9";
+    open(browser, &format!("{}/#variant=nine&tab=play", server.url()));
+    shown(browser, nine);
+    let note = engine_note(browser);
+    assert!(
+        note.contains("not solved here") && !note.contains("plays"),
+        "{note}"
+    );
+    browser.click(".side[data-side=\"b\"]");
+    std::thread::sleep(Duration::from_millis(1500));
+    let note = engine_note(browser);
+    assert!(
+        note.contains("not solved here") && !note.contains("played"),
+        "{note}"
+    );
+    shown(browser, nine);
+
     // Play where the database has no value: it says so and offers Explore.
     let unsolved = "W.W/.../.../W...W./.../B.B/..B b 0 0";
     open(
@@ -1574,4 +1593,80 @@ fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     let distinct: std::collections::HashSet<&&str> = line.iter().collect();
     assert_eq!(distinct.len(), line.len(), "a position repeats: {line:?}");
     assert!(line.len() >= 3, "{line:?}");
+}
+
+#[test]
+fn the_page_obeys_its_policy_and_says_truly_how_and_whether_the_database_plays() {
+    on_six_at_each_size(
+        "the_page_obeys_its_policy_and_says_truly_how_and_whether_the_database_plays",
+        "serve-browser-truthful",
+        |browser, server, _| truthful_at_one_size(browser, server),
+    );
+}
+
+/// The play note's text once the page has settled.
+fn engine_note(browser: &Browser) -> String {
+    browser
+        .js("return document.getElementById('engine').textContent")
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Picks `strength` in Play's list as a person would.
+fn pick_strength(browser: &Browser, strength: &str) {
+    browser.js(&format!(
+        "const s = document.getElementById('strength'); s.value = '{strength}';
+         s.dispatchEvent(new Event('change')); return null"
+    ));
+}
+
+fn truthful_at_one_size(browser: &Browser, server: &Server) {
+    // The Content-Security-Policy refuses inline style attributes (a console error each load),
+    // so neither the served page nor the scripts may use one.
+    let page = request(server.addr, "GET", "/", "").unwrap().text();
+    assert!(!page.contains(" style="), "an inline style in index.html");
+    open(browser, &format!("{}/#variant=six", server.url()));
+    shown(browser, SIX[0]);
+    let styled = browser.js("return document.querySelectorAll('[style]').length");
+    assert_eq!(styled, 0, "elements with an inline style");
+
+    // The note names the chosen strength; "perfectly" only at full strength.
+    browser.click("#tab-play");
+    for (strength, words) in [
+        ("club", "club strength"),
+        ("novice", "novice strength"),
+        ("strong", "strong strength"),
+        ("perfect", "perfectly"),
+    ] {
+        pick_strength(browser, strength);
+        let note = engine_note(browser);
+        assert!(note.contains(words), "{strength}: {note}");
+        if strength != "perfect" {
+            assert!(!note.contains("perfect"), "{strength}: {note}");
+        }
+    }
+    browser.js("localStorage.removeItem('morris.strength'); return null");
+
+    // With the evaluation hidden, Set up says only that a game reaches the position, and no
+    // text anywhere shown on the page tells a value or a depth.
+    open(browser, &format!("{}/#variant=six", server.url()));
+    shown(browser, SIX[0]);
+    browser.click("#hide-eval");
+    browser.click("#tab-edit");
+    let (ok, text) = edit_check(browser, SIX[0]);
+    assert!(ok, "{text}");
+    assert_eq!(text, "A position of a game.");
+    let leaks = browser.js(r"const found = [];
+          const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+            const parent = n.parentElement;
+            if (!parent || !parent.checkVisibility()) continue;
+            if (/(White|Black) wins|\bdraw\b|\d+ pl(y|ies)|not solved/i.test(n.textContent)) {
+              found.push(n.textContent);
+            }
+          }
+          return found");
+    assert_eq!(leaks, json!([]), "the hidden evaluation shows");
+    browser.js("localStorage.removeItem('morris.hideEval'); return null");
 }

@@ -448,9 +448,7 @@ function engineTurn() {
   }
   if (state.tab !== 'play' || !d || humanToMove() || d.moves.length === 0) return;
   if (d.value === null) {
-    state.engineNote = 'This position is not solved here, so the database cannot play it'
-      + (d.unsolved ? ` (${d.unsolved})` : '') + '. Explore it instead: the values of its moves '
-      + 'that are solved are shown there.';
+    state.engineNote = unsolvedNote(d);
     renderPlayPanel();
     return;
   }
@@ -950,7 +948,8 @@ function renderChart() {
   const chart = $('chart');
   const known = state.line.filter((e) => e.value !== undefined);
   const hidden = state.hideEval || state.line.length < 2 || known.length < 2;
-  chart.style.display = hidden ? 'none' : '';
+  // The page's Content-Security-Policy refuses inline style attributes: `hidden` shows nothing.
+  chart.toggleAttribute('hidden', hidden);
   $('chart-key').hidden = hidden;
   chart.replaceChildren();
   if (hidden) return;
@@ -1055,12 +1054,32 @@ function lineItem(n, label) {
   return item;
 }
 
+// What the database will do, before it moves: it names the chosen strength, and where the
+// position is not solved here it says so rather than promise moves it cannot make.
+function restingNote() {
+  const d = state.data;
+  if (d && d.value === null) return unsolvedNote(d);
+  const how = {
+    perfect: 'perfectly',
+    strong: 'at strong strength: now and then it picks a weaker solved move',
+    club: 'at club strength: it makes some mistakes among the solved moves',
+    novice: 'at novice strength: it makes many mistakes among the solved moves',
+  }[state.strength] || 'perfectly';
+  return `The database plays the other side ${how}.`;
+}
+
+function unsolvedNote(d) {
+  return 'This position is not solved here, so the database cannot play it'
+    + (d.unsolved ? ` (${d.unsolved})` : '') + '. Explore it instead: the values of its moves '
+    + 'that are solved are shown there.';
+}
+
 function renderPlayPanel() {
   $('play-panel').hidden = state.tab !== 'play';
   for (const b of document.querySelectorAll('.side')) {
     b.setAttribute('aria-pressed', String(b.dataset.side === state.human));
   }
-  $('engine').textContent = state.engineNote || 'The database plays the other side perfectly.';
+  $('engine').textContent = state.engineNote || restingNote();
   // An unsolved position is no dead end: Explore shows whatever of it is solved.
   $('explore-here').hidden = !(state.tab === 'play' && state.data && state.data.value === null);
 }
@@ -1216,6 +1235,7 @@ function listenPlay() {
   $('strength').addEventListener('change', (e) => {
     setStrength(e.target.value);
     localStorage.setItem('morris.strength', state.strength);
+    renderPlayPanel();
     if (state.data) updateHash();
   });
   $('practice').addEventListener('toggle', () => { if ($('practice').open) fillPractice(); });
@@ -1264,6 +1284,8 @@ function listen() {
   $('hide-eval').addEventListener('change', (e) => {
     state.hideEval = e.target.checked;
     localStorage.setItem('morris.hideEval', String(state.hideEval));
+    // The set-up check names the value too: ask it again in the new manner.
+    if (state.tab === 'edit') editCheck();
     if (state.data) render();
   });
   for (const b of document.querySelectorAll('.tab')) b.addEventListener('click', () => setTab(b.dataset.tab));

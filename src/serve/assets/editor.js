@@ -46,8 +46,9 @@ async function editCheck() {
   let check;
   try {
     const d = await api('explore', { ...gameParams(), position });
-    const value = d.value === null ? 'not solved here' : verdictWords(d).text;
-    check = { ok: true, position: d.position, text: `A position of a game: ${value}.` };
+    // With the evaluation hidden, the check says only that a game reaches the position.
+    const value = state.hideEval ? '' : `: ${d.value === null ? 'not solved here' : verdictWords(d).text}`;
+    check = { ok: true, position: d.position, text: `A position of a game${value}.` };
   } catch (err) {
     check = { ok: false, position, text: `Not a position of a game: ${err.message}` };
   }
