@@ -759,19 +759,13 @@ pub unsafe extern "C" fn morris_play_bits(
             (point(l.from()), point(Some(l.to())), point(l.removed())) == (m.from, m.to, m.removed)
         });
         let Some(&chosen) = chosen else {
-            let board = db.variant.board();
-            let mut names: Vec<String> = legal.iter().map(|l| l.to_notation(board)).collect();
-            names.sort();
             return Err(Failure::bad(format!(
                 "no legal move in {} has from {}, to {}, removed {} (legal: {})",
                 pos.to_notation(&db.variant, turn),
                 m.from,
                 m.to,
                 m.removed,
-                match names.join(" ") {
-                    s if s.is_empty() => String::from("none, the game is over"),
-                    s => morris_lib::rules::clip(&s),
-                }
+                front::legal_moves(&db.variant, &pos)
             )));
         };
         let next = morris_lib::rules::play(&pos, chosen);
@@ -878,29 +872,14 @@ pub unsafe extern "C" fn morris_position_bits(
         // SAFETY: the caller's promise.
         let (db, position) = unsafe { (handle(db)?, text(position, "position")?) };
         let (pos, turn) = db.position(position)?;
-        let (w, b, wh, bh, side) = match turn {
-            Color::White => (
-                pos.mover,
-                pos.opponent,
-                pos.mover_hand,
-                pos.opponent_hand,
-                0,
-            ),
-            Color::Black => (
-                pos.opponent,
-                pos.mover,
-                pos.opponent_hand,
-                pos.mover_hand,
-                1,
-            ),
-        };
+        let bits = bits_of(&pos, turn);
         // SAFETY: the caller's promise: each pointer is NULL or writable.
         unsafe {
-            put(white, w.bits());
-            put(black, b.bits());
-            put(white_hand, wh);
-            put(black_hand, bh);
-            put(side_to_move, side);
+            put(white, bits.white);
+            put(black, bits.black);
+            put(white_hand, bits.white_hand);
+            put(black_hand, bits.black_hand);
+            put(side_to_move, bits.side_to_move);
         }
         Ok(())
     })

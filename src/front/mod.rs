@@ -110,17 +110,27 @@ pub fn play(
     if legal.contains(&mv) {
         return Ok(play_move(pos, mv));
     }
-    let mut names: Vec<String> = legal.iter().map(|m| m.to_notation(board)).collect();
-    names.sort();
     Err(InvalidInput::Move {
         input: clip(text),
         why: format!(
             "not a legal move in {} (legal: {})",
             pos.to_notation(variant, turn),
-            match names.join(" ") {
-                s if s.is_empty() => String::from("none, the game is over"),
-                s => clip(&s),
-            }
+            legal_moves(variant, pos)
         ),
     })
+}
+
+/// The legal moves of `pos` in notation order, as a refusal lists them: clipped, or "none,
+/// the game is over".
+pub fn legal_moves(variant: &Variant, pos: &Position) -> String {
+    let board = variant.board();
+    let mut names: Vec<String> = generate(variant, pos)
+        .iter()
+        .map(|m| m.to_notation(board))
+        .collect();
+    names.sort();
+    match names.join(" ") {
+        s if s.is_empty() => String::from("none, the game is over"),
+        s => clip(&s),
+    }
 }
