@@ -32,7 +32,6 @@ mod prerequisite;
 mod serve_support;
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -549,19 +548,9 @@ impl Place {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .map_err(|e| format!("cannot start bash: {e}"))?;
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = rx.recv_timeout(Duration::from_secs(30)).unwrap_or_default();
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|a| a.parse::<SocketAddr>().ok());
+        let line =
+            serve_support::first_line(&mut child, Duration::from_secs(30)).unwrap_or_default();
+        let addr = serve_support::address_in(&line);
         let Some(addr) = addr.filter(|a| a.ip().is_loopback()) else {
             let _ = child.kill();
             let _ = child.wait();

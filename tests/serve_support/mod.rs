@@ -90,29 +90,14 @@ impl Server {
             .stderr(File::create(&log).unwrap())
             .spawn()
             .expect("start morris serve");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let line = match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(line) => line,
-            Err(_) => {
-                let _ = child.kill();
-                panic!("morris serve did not say where it listens within 30 s");
-            }
+        let Some(line) = first_line(&mut child, Duration::from_secs(30)) else {
+            let _ = child.kill();
+            panic!("morris serve did not say where it listens within 30 s");
         };
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| {
-                let _ = child.kill();
-                panic!("unexpected first line from morris serve: {line:?}")
-            });
+        let addr = address_in(&line).unwrap_or_else(|| {
+            let _ = child.kill();
+            panic!("unexpected first line from morris serve: {line:?}")
+        });
         Server { child, addr, log }
     }
 
@@ -283,4 +268,25 @@ pub fn wait_for<T>(limit: Duration, mut f: impl FnMut() -> Option<T>) -> Option<
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// The first line a child writes on its piped standard output, or `None` when none comes
+/// within `wait` (read on a thread of its own, so that a silent child cannot hang the test).
+pub fn first_line(child: &mut Child, wait: Duration) -> Option<String> {
+    let stdout = child.stdout.take()?;
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    rx.recv_timeout(wait).ok()
+}
+
+/// The address in `morris serve`'s first line (`... http://ADDR/ ...`).
+pub fn address_in(line: &str) -> Option<SocketAddr> {
+    line.split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|a| a.parse().ok())
 }
