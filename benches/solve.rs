@@ -85,7 +85,7 @@ fn solve_4_4(c: &mut Criterion) {
     group.bench_function("nine-4-4-0-0", |b| {
         b.iter(|| {
             solve_unit(&db, last, &Silent).unwrap();
-            let stats = db.sector(target).unwrap().header().stats;
+            let stats = db.sector(target).unwrap().stats();
             // Canonical win/loss/draw of 4-4-0-0, as solved before any optimization and
             // proved by `morris verify`.
             assert_eq!((stats.win, stats.loss, stats.draw), (159, 29, 3_225_409));
@@ -116,7 +116,7 @@ fn solve_3_5(c: &mut Criterion) {
     group.bench_function("nine-3-5-0-0-with-5-3-0-0", |b| {
         b.iter(|| {
             solve_unit(&db, last, &Silent).unwrap();
-            let stats = db.sector(target).unwrap().header().stats;
+            let stats = db.sector(target).unwrap().stats();
             // Canonical win/loss/draw of 3-5-0-0 in data/results/nine-standard.json.
             assert_eq!((stats.win, stats.loss, stats.draw), (6301, 9677, 2_564_412));
         })

@@ -94,6 +94,10 @@ pub enum Error {
         /// The first fault.
         first: String,
     },
+    /// The work was stopped on request ([`Progress::cancelled`](crate::Progress::cancelled))
+    /// before it was done; nothing half made was written, and a solve or a build resumes.
+    #[error("stopped on request before the work was done")]
+    Cancelled,
     /// A sector needed to answer is not in the database (or has no tables).
     #[error("sector {} {} in {}", .0.sector, if .0.tables { "has no tables" } else { "is not solved" }, .0.dir.display())]
     Missing(Box<Missing>),

@@ -46,7 +46,7 @@ pub mod serve;
 pub use cpu::missing_cpu_feature;
 pub use error::{Damage, Error, Foreign, Limit, Missing};
 pub use invalid::InvalidInput;
-pub use progress::{Progress, Silent, UnitTimes};
+pub use progress::{ClusterEvent, Progress, SectorReport, Silent, UnitTimes};
 pub use query::{Analysis, MoveValue};
 pub use rules::{
     Board, Color, Flying, FullBoard, Move, Outcome, Phases, Point, PointSet, Position, Removal,

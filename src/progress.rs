@@ -1,10 +1,15 @@
-//! Progress reports: what long work tells its front-end (bars, logs), and the times of a unit.
+//! Progress reports and cancellation: what long work (solve, verify, tables, a distributed
+//! solve) tells its front-end (bars, logs, a Python callback), and how a front-end stops it.
 
 use std::time::Duration;
 
+use serde::Serialize;
+
+use crate::error::Error;
 use crate::space::{Sector, WorkUnit};
 
-/// Receives progress reports; the command line draws bars from them.
+/// Receives the progress of long work, and says whether to stop it; the command line draws
+/// bars from it, the bindings call back. Every method has a default that does nothing.
 pub trait Progress: Sync {
     /// Work unit `number` (from 0) of `count` begins; `done` when its files are already valid.
     fn unit(&self, _unit: &WorkUnit, _number: usize, _count: usize, _done: bool) {}
@@ -30,6 +35,101 @@ pub trait Progress: Sync {
         _time: Duration,
     ) {
     }
+    /// `tables` built a sector's tables (or found them built).
+    fn tables_built(&self, _report: &SectorReport) {}
+    /// `tables` found a sector's tables and they failed their check (`fault`): they are
+    /// rebuilt.
+    fn tables_replaced(&self, _sector: Sector, _fault: &Error) {}
+    /// Rank 0 of a distributed solve decided or heard something.
+    fn cluster(&self, _event: &ClusterEvent<'_>) {}
+    /// Whether the work is to stop. Long work asks between chunks of each phase, skips what
+    /// is left, and ends with `Error::Cancelled` before it writes anything of the unit,
+    /// sector or table at hand (a solve and a build resume where they stopped); no thread
+    /// unwinds.
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+/// `Err(Error::Cancelled)` when `progress` asks the work to stop.
+///
+/// # Errors
+/// `Error::Cancelled`.
+pub(crate) fn go_on(progress: &dyn Progress) -> Result<(), Error> {
+    if progress.cancelled() {
+        Err(Error::Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
+/// What building one sector's tables came to.
+#[derive(Clone, Debug, Serialize)]
+pub struct SectorReport {
+    /// The sector, `W-B-WF-BF`.
+    pub sector: String,
+    /// Index slots.
+    pub slots: u64,
+    /// Positions (used slots).
+    pub positions: u64,
+    /// Bytes of the database's sector file.
+    pub database_bytes: u64,
+    /// Bytes of the win/draw/loss table.
+    pub wdl_bytes: u64,
+    /// Bytes of the depth table.
+    pub depth_bytes: u64,
+    /// The win/draw/loss model chosen: `none` or `contexts`.
+    pub model: &'static str,
+    /// The header checksums of the two files (16 hex digits each).
+    pub wdl_checksum: String,
+    /// See `wdl_checksum`.
+    pub depth_checksum: String,
+    /// Whether the tables were already built from the same database file (not rebuilt).
+    pub kept: bool,
+}
+
+/// What rank 0 decides and hears, for a log.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ClusterEvent<'a> {
+    /// The plan: `units` work units, `done` of them already solved, `workers` ranks to solve.
+    Planned {
+        /// Work units in the plan.
+        units: usize,
+        /// Units whose files were complete before the run.
+        done: usize,
+        /// Worker ranks (the size of the job less rank 0).
+        workers: usize,
+    },
+    /// A unit goes to a worker.
+    Assigned {
+        /// The unit.
+        unit: &'a WorkUnit,
+        /// The worker's rank.
+        worker: usize,
+    },
+    /// A worker finished a unit: solved it (`times`), or found it solved by another process.
+    Finished {
+        /// The unit.
+        unit: &'a WorkUnit,
+        /// The worker's rank.
+        worker: usize,
+        /// Where the worker's time went; `None` when another process had solved the unit.
+        times: Option<UnitTimes>,
+        /// Units done so far, of `units`.
+        done: usize,
+        /// Units in the plan.
+        units: usize,
+    },
+    /// A worker failed on a unit.
+    Failed {
+        /// The unit.
+        unit: &'a WorkUnit,
+        /// The worker's rank.
+        worker: usize,
+        /// Its error.
+        why: &'a str,
+    },
 }
 
 /// Where the time of one work unit went.

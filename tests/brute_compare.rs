@@ -116,7 +116,7 @@ fn compare_variant(v: &Variant, via_cli: bool) {
     let solved: HashMap<Sector, u64> = db
         .present()
         .into_iter()
-        .map(|s| (s, db.sector(s).unwrap().header().stats.raw_positions))
+        .map(|s| (s, db.sector(s).unwrap().stats().raw_positions))
         .collect();
     assert!(!solved.is_empty(), "{name}: nothing solved");
     let brute = BruteForce::solve(v);

@@ -573,3 +573,119 @@ fn published_results_of_five_and_six_are_reproduced() {
         }
     }
 }
+
+/// Progress that asks the work to stop once `after` steps were advanced.
+struct StopAfter {
+    steps: std::sync::atomic::AtomicU64,
+    after: u64,
+}
+
+impl StopAfter {
+    fn new(after: u64) -> StopAfter {
+        StopAfter {
+            steps: std::sync::atomic::AtomicU64::new(0),
+            after,
+        }
+    }
+}
+
+impl morris::Progress for StopAfter {
+    fn advance(&self, n: u64) {
+        self.steps
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn cancelled(&self) -> bool {
+        self.steps.load(std::sync::atomic::Ordering::Relaxed) >= self.after
+    }
+}
+
+/// Every file of the folder `dir` and its subfolders, by relative path, except records that
+/// name the process or the time.
+fn all_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in fs::read_dir(dir).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if e.path().is_dir() {
+            for (k, v) in all_files(&e.path()) {
+                out.insert(format!("{name}/{k}"), v);
+            }
+        } else if !name.ends_with(".lock") {
+            out.insert(name, fs::read(e.path()).unwrap());
+        }
+    }
+    out
+}
+
+/// A solve, a proof and a build of tables asked to stop (as Python's Ctrl-C asks) end with
+/// `Error::Cancelled` (the proof with its report marked cancelled) part way, leave nothing
+/// half written, and a second run completes them to the same files as an uninterrupted run.
+#[test]
+fn work_asked_to_stop_ends_cleanly_and_resumes_to_the_same_files() {
+    let v = Variant::by_name("six").unwrap();
+    let roots = [Sector::start(&v)];
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let reference = scratch("cancel-reference");
+    let db = Database::new(&reference, &v).unwrap();
+    pool.install(|| morris::solve(&db, &roots, &morris::Silent))
+        .unwrap();
+    let tables_ref = reference.parent().unwrap().join("cancel-reference-tables");
+    let _ = fs::remove_dir_all(&tables_ref);
+    let options = morris::tables::Options::default();
+    pool.install(|| morris::tables::build_tables(&db, &tables_ref, &options, &morris::Silent))
+        .unwrap();
+    let total: u64 = plan(&v, &roots)
+        .iter()
+        .flat_map(|u| u.sectors.iter())
+        .map(|&s| db.index(s).size())
+        .sum();
+
+    let dir = scratch("cancel-solve");
+    let stopped = Database::new(&dir, &v).unwrap();
+    let stop = StopAfter::new(total / 3);
+    let err = pool
+        .install(|| morris::solve(&stopped, &roots, &stop))
+        .unwrap_err();
+    assert!(matches!(err, morris::Error::Cancelled), "{err}");
+    let some = files(&dir);
+    assert!(
+        !some.is_empty() && some.len() < files(&reference).len(),
+        "{}",
+        some.len()
+    );
+    // What was written is whole: every file present proves sound.
+    let report = morris::verify(&stopped, &stopped.present(), 10, &morris::Silent);
+    assert_eq!(report.fault_count, 0, "{:?}", report.faults);
+    pool.install(|| morris::solve(&stopped, &roots, &morris::Silent))
+        .unwrap();
+    assert!(files(&dir) == files(&reference), "resumed to other files");
+
+    // The proof: stopped part way, marked cancelled, fewer sectors proved, no fault.
+    let sectors = stopped.present();
+    let stop = StopAfter::new(total / 2);
+    let report = pool.install(|| morris::verify(&stopped, &sectors, 10, &stop));
+    assert!(
+        report.cancelled && report.sectors < sectors.len(),
+        "{report:?}"
+    );
+    assert_eq!(report.fault_count, 0, "{:?}", report.faults);
+
+    // Tables: stopped part way, then built to the same bytes.
+    let out = dir.parent().unwrap().join("cancel-solve-tables");
+    let _ = fs::remove_dir_all(&out);
+    let stop = StopAfter::new(total / 2);
+    let err = pool
+        .install(|| morris::tables::build_tables(&stopped, &out, &options, &stop))
+        .unwrap_err();
+    assert!(matches!(err, morris::Error::Cancelled), "{err}");
+    let left = all_files(&out);
+    assert!(left.keys().all(|k| !k.ends_with(".tmp")), "{left:?}");
+    pool.install(|| morris::tables::build_tables(&stopped, &out, &options, &morris::Silent))
+        .unwrap();
+    assert!(all_files(&out) == all_files(&tables_ref), "tables differ");
+    for d in [&reference, &tables_ref, &dir, &out] {
+        let _ = fs::remove_dir_all(d);
+    }
+}

@@ -66,10 +66,10 @@ fn compare(db: &Database, tables: &Database, mut keep: impl FnMut() -> bool) -> 
     let (mut slots, mut positions) = (0, 0);
     for s in sectors {
         let (d, t) = (db.sector(s).unwrap(), tables.sector(s).unwrap());
-        assert_eq!(t.header().stats, d.header().stats, "{s}: statistics");
+        assert_eq!(t.stats(), d.stats(), "{s}: statistics");
         assert_eq!(
-            t.header().checksum,
-            d.header().checksum,
+            t.database_checksum(),
+            d.database_checksum(),
             "{s}: source checksum"
         );
         let index = db.index(s);
@@ -131,7 +131,7 @@ fn every_position_of_six_and_seven_equals_the_database() {
         let stats: u64 = d
             .present()
             .iter()
-            .map(|&s| d.sector(s).unwrap().header().stats.positions)
+            .map(|&s| d.sector(s).unwrap().stats().positions)
             .sum();
         assert_eq!(positions, stats, "{variant}: every position compared");
         stats_alike(variant, &db, &tables);
@@ -422,5 +422,127 @@ fn tables_out_inside_the_database_is_refused() {
             output_text(&o)
         );
         assert!(!out.exists() || out == db, "{}", out.display());
+    }
+}
+
+/// Every position of the folder's sectors, probed from `a` and `b`: both answer alike.
+fn probes_alike(a: &Database, b: &Database, what: &str) -> u64 {
+    let mut n = 0;
+    for s in a.present() {
+        let index = a.index(s);
+        index.for_each_slot(0, index.size(), |_, pos| {
+            if let Some(pos) = pos {
+                assert_eq!(
+                    a.probe(&pos).unwrap(),
+                    b.probe(&pos).unwrap(),
+                    "{what}: {s}"
+                );
+                n += 1;
+            }
+        });
+    }
+    n
+}
+
+/// The files of `folder` (one level of subfolders), in memory under the same paths.
+fn in_memory(folder: &Path) -> morris::store::InMemory {
+    let mut files = morris::store::InMemory::new();
+    for entry in fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        for file in fs::read_dir(&path).unwrap() {
+            let file = file.unwrap().path();
+            files.insert(file.clone(), fs::read(&file).unwrap());
+        }
+    }
+    files
+}
+
+/// A database and tables handed over as bytes in memory (as a browser or a phone app holds
+/// them) answer every position as the folders on disk do.
+#[test]
+fn a_folder_held_in_memory_answers_as_on_disk() {
+    let (db, tables) = solve_and_build("tables-memory", "six", &[]);
+    let v = Variant::by_name("six").unwrap();
+    let (d, t) = open_both(&db, &tables, &v);
+    for (folder, disk) in [(&db, &d), (&tables, &t)] {
+        let files = std::sync::Arc::new(in_memory(folder));
+        let m = Database::from_files(files, folder, &v, READER_CACHE_BYTES).unwrap();
+        assert_eq!(m.is_tables(), disk.is_tables());
+        assert_eq!(m.present(), disk.present());
+        assert_eq!(m.planned(), disk.planned());
+        assert!(m.planned_fault().is_none());
+        let n = probes_alike(disk, &m, "in memory");
+        // The proof's rows come from memory too: read whole, or decoded whole.
+        for s in m.present() {
+            let (rows, file) = (m.rows(s).unwrap(), d.rows(s).unwrap());
+            let index = m.index(s);
+            let cells = |f: &morris::store::SectorFile| {
+                (0..index.size())
+                    .step_by(13)
+                    .map(|slot| f.cell(slot).unwrap())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(cells(&rows), cells(&file), "{s}: rows");
+        }
+        assert!(n > 1000, "{n} positions");
+    }
+}
+
+/// One folder may hold some sectors as sector files and others as tables: probes, `query`,
+/// `check` and `verify` read each sector from what holds it.
+#[test]
+fn one_folder_holds_some_sectors_raw_and_others_as_tables() {
+    let (db, tables) = solve_and_build("tables-mixed", "six", &[]);
+    let v = Variant::by_name("six").unwrap();
+    let mixed = db.parent().unwrap().join("mixed");
+    copy_tree(&db, &mixed);
+    let (dir, table_dir) = (
+        mixed.join(morris::store::rule_set_folder(&v)),
+        tables.join(morris::store::rule_set_folder(&v)),
+    );
+    let d = Database::new(&db, &v).unwrap();
+    let sectors = d.present();
+    // Every other sector as tables only.
+    for s in sectors.iter().step_by(2) {
+        fs::remove_file(dir.join(format!("{s}.sec"))).unwrap();
+        for ext in ["wdl", "dtm"] {
+            let name = format!("{s}.{ext}");
+            fs::copy(table_dir.join(&name), dir.join(&name)).unwrap();
+        }
+    }
+    for m in [
+        Database::new(&mixed, &v).unwrap(),
+        Database::reader(&mixed, &v, READER_CACHE_BYTES).unwrap(),
+    ] {
+        assert_eq!(m.present(), sectors);
+        assert!(!m.is_tables());
+        probes_alike(&d, &m, "mixed");
+    }
+    let six = |args: &[&str]| {
+        let mut all = vec!["--variant", "six"];
+        all.extend(args);
+        let out = run_morris(&all, "");
+        (out.status.success(), output_text(&out))
+    };
+    let arg = mixed.to_str().unwrap();
+    let (ok, text) = six(&["check", "--db", arg]);
+    let files = sectors.len() + sectors.iter().step_by(2).count();
+    assert!(
+        ok && text.contains(&format!(
+            "checked {files} files of {} sectors",
+            sectors.len()
+        )),
+        "{text}"
+    );
+    let (ok, text) = six(&["verify", "--db", arg, "--quiet"]);
+    assert!(ok, "{text}");
+    let (ok, text) = six(&["stats", "--db", arg, "--json"]);
+    let (_, expected) = six(&["stats", "--db", db.to_str().unwrap(), "--json"]);
+    assert!(ok && text == expected, "{text}");
+    // A solve of the mixed folder finds every sector solved.
+    let (ok, text) = six(&["solve", "--db", arg, "--quiet"]);
+    assert!(ok, "{text}");
+    for s in sectors.iter().step_by(2) {
+        assert!(!dir.join(format!("{s}.sec")).exists(), "{s} solved again");
     }
 }

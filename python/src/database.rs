@@ -8,7 +8,7 @@ use std::sync::{Arc, RwLock};
 use morris::front::NoOneRuleSet;
 use morris::query::wire::{self, QueryJson, StatsJson};
 use morris::query::Strength;
-use morris::store::{Reading, READER_CACHE_BYTES};
+use morris::store::Reading;
 use morris::{Database, Outcome, Value, Variant};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -512,11 +512,7 @@ pub(crate) fn open(
 /// files mapped (`Database::new`), as `morris stats` reads them.
 fn files(root: &Path, game: &Game) -> Result<Database, Fail> {
     check_folder(root)?;
-    let tables = Database::tables(root, &game.variant, READER_CACHE_BYTES)?;
-    if !tables.present().is_empty() {
-        return Ok(tables);
-    }
-    let db = Database::new(root, &game.variant)?;
+    let db = Database::open_reading(root, &game.variant, Reading::Mapped)?;
     if db.present().is_empty() {
         return Err(nothing_solved(&db));
     }

@@ -70,13 +70,17 @@ pub(crate) enum Fail {
     /// An exception raised by Python code the call ran (a progress callback), or an
     /// interruption (KeyboardInterrupt).
     Python(PyErr),
-    /// The work was stopped on Python's request ([`Cancelled`]); the caller knows why.
+    /// The work was stopped on Python's request (`morris::Error::Cancelled`, or a proof
+    /// reported cancelled); the caller knows why.
     Cancelled,
 }
 
 impl From<morris::Error> for Fail {
     fn from(e: morris::Error) -> Fail {
-        Fail::Lib(e)
+        match e {
+            morris::Error::Cancelled => Fail::Cancelled,
+            e => Fail::Lib(e),
+        }
     }
 }
 
@@ -91,11 +95,6 @@ impl From<PyErr> for Fail {
         Fail::Python(e)
     }
 }
-
-/// The payload of the unwinding that stops a solve or a proof when Python asked it to stop
-/// (an interruption, an exception in a progress callback); it carries no message and is
-/// never reported as a panic.
-pub(crate) struct Cancelled;
 
 impl Fail {
     /// The Python exception, its message prefixed with `prefix` when given (a batch says
@@ -165,11 +164,10 @@ pub(crate) fn check_folder(dir: &Path) -> Result<(), Fail> {
     Ok(morris::front::check_folder(dir, None, false)?)
 }
 
-/// Runs `f`, turning a panic into [`Fail::Panic`] (a cancellation into [`Fail::Cancelled`]).
+/// Runs `f`, turning a panic into [`Fail::Panic`].
 pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, Fail>) -> Result<T, Fail> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(result) => result,
-        Err(payload) if payload.is::<Cancelled>() => Err(Fail::Cancelled),
         Err(payload) => Err(Fail::Panic(panic_message(payload))),
     }
 }

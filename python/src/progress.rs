@@ -1,10 +1,10 @@
 //! Long work from Python: `solve` and `verify` run on a thread of their own while the calling
 //! thread waits without the GIL, wakes every tenth of a second to let Python handle signals
-//! (Ctrl-C stops the work), and the library's progress reports reach a Python callback or a
-//! tqdm-style bar.
+//! (Ctrl-C asks the work to stop through [`Progress::cancelled`]: it skips what is left and
+//! returns, no thread unwinds), and the library's progress reports reach a Python callback or
+//! a tqdm-style bar.
 
 use std::collections::HashMap;
-use std::panic::resume_unwind;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -13,7 +13,7 @@ use morris::{Progress, Sector, UnitTimes, WorkUnit};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use crate::errors::{guard, Cancelled, Error, Fail};
+use crate::errors::{guard, Error, Fail};
 
 /// How often the waiting thread lets Python handle signals, and the least time between two
 /// reports to Python (the last one always goes).
@@ -117,7 +117,7 @@ impl Reporter {
             .unwrap_or(0)
     }
 
-    /// Stops the work at its next report, for `reason` (the first one stands).
+    /// Asks the work to stop, for `reason` (the first one stands).
     pub(crate) fn stop(&self, reason: PyErr) {
         let mut slot = self.reason.lock().unwrap_or_else(|e| e.into_inner());
         if slot.is_none() {
@@ -130,14 +130,6 @@ impl Reporter {
         self.reason.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
-    /// On a worker thread: unwinds out of the library when the work is to stop. The payload
-    /// is [`Cancelled`], which [`guard`] tells from a panic; no panic message is printed.
-    fn check(&self) {
-        if self.cancel.load(Relaxed) {
-            resume_unwind(Box::new(Cancelled));
-        }
-    }
-
     fn add(&self, n: u64) {
         self.done.fetch_add(n, Relaxed);
     }
@@ -148,7 +140,6 @@ impl Reporter {
         if let Err(e) = self.tell(false) {
             self.stop(e);
         }
-        self.check();
     }
 
     /// Tells the sink `(done, total)` when there is news and it is time (or `last`).
@@ -203,17 +194,15 @@ impl Progress for Reporter {
         self.step();
     }
 
-    fn phase(&self, _name: &str, _total: u64) {
-        self.check();
-    }
-
     fn advance(&self, n: u64) {
         if self.measure == Measure::Steps {
             self.add(n);
             self.step();
-        } else {
-            self.check();
         }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Relaxed)
     }
 
     fn sector_checked(

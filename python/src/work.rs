@@ -174,10 +174,11 @@ fn run_verify(
 ) -> Result<Proved, Fail> {
     check_folder(run.root)?;
     let variant = &run.game.variant;
-    let db = if Database::tables(run.root, variant, 0)?.present().is_empty() {
-        Database::new(run.root, variant)?
+    let db = if Database::tables(run.root, variant, 0)?.holds_tables_only() {
+        // The proof reads tables decoded whole (`Database::rows`); its probes need no cache.
+        Database::tables(run.root, variant, 0)?
     } else {
-        Database::whole_tables(run.root, variant)?
+        Database::new(run.root, variant)?
     };
     let sectors = match sector {
         Some(text) => vec![sector_arg(run.game, text)?],
@@ -194,6 +195,9 @@ fn run_verify(
     );
     let pool = pool(run.threads)?;
     let report = pool.install(|| verify_with(&db, &sectors, max_faults, resume, reporter));
+    if report.cancelled {
+        return Err(Fail::Cancelled);
+    }
     let mut missing: Vec<Sector> = report.faults.iter().filter_map(|f| f.missing).collect();
     missing.sort();
     missing.dedup();

@@ -585,6 +585,24 @@ def test_a_failing_callback_stops_the_solve(tmp_path):
     assert morris.solve(db, "nine", max_pieces=4)["units"] > 0
 
 
+def test_a_failing_callback_stops_the_proof_and_a_resumed_proof_finishes(tmp_path):
+    db = tmp_path / "db"
+    morris.solve(db, "six")
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        if len(calls) == 3:
+            raise RuntimeError("stop the proof")
+
+    with pytest.raises(RuntimeError, match="stop the proof"):
+        morris.verify(db, "six", resume=True, progress=progress)
+    # What was proved before the stop is recorded; the rest is proved now, and sound.
+    report = morris.verify(db, "six", resume=True)
+    assert report["faults"] == [] and report["fault_count"] == 0
+    assert report["skipped"] < report["sectors"]
+
+
 def test_ctrl_c_stops_the_solve(tmp_path):
     import _thread
     import signal

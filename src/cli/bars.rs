@@ -3,8 +3,7 @@
 use std::io::{self, Write};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use morris::tables::{SectorReport, TablesProgress};
-use morris::{Progress, Sector, UnitTimes, WorkUnit};
+use morris::{Progress, Sector, SectorReport, UnitTimes, WorkUnit};
 
 /// A bar style from an indicatif template.
 fn style(template: &str) -> ProgressStyle {
@@ -199,14 +198,14 @@ impl TablesBar {
     }
 }
 
-impl TablesProgress for TablesBar {
-    fn begin(&self, slots: u64) {
+impl Progress for TablesBar {
+    fn phase(&self, _name: &str, slots: u64) {
         self.bar.set_length(slots);
     }
     fn advance(&self, n: u64) {
         self.bar.inc(n);
     }
-    fn built(&self, r: &SectorReport) {
+    fn tables_built(&self, r: &SectorReport) {
         self.bar.set_message(r.sector.clone());
         if self.quiet {
             return;
@@ -218,7 +217,7 @@ impl TablesProgress for TablesBar {
         );
         log_above(&self.bar, &line);
     }
-    fn replaced(&self, sector: morris::Sector, fault: &morris::Error) {
+    fn tables_replaced(&self, sector: morris::Sector, fault: &morris::Error) {
         // Said even under --quiet: a file that was there and failed its check is news.
         let line = format!("rebuilding {sector}: its tables fail their check: {fault}");
         log_above(&self.bar, &line);

@@ -18,7 +18,9 @@ pub fn check(
     let db = super::folder::files(source, variant)?;
     let sectors = super::folder::sectors_to_check(&db, sector)?;
     let bar = CheckBar::new("check", " files", sectors.len() as u64, quiet).bar;
-    let (mut faults, mut blocks, mut bytes) = (0u64, 0u64, 0u64);
+    let (mut faults, mut blocks, mut bytes, mut files) = (0u64, 0u64, 0u64, 0u64);
+    // Tables are two files a sector (win/draw/loss and depth), a database one.
+    let files_of_kind = if db.is_tables() { 2 } else { 1 };
     let mut lines = Vec::new();
     if let Some(line) = super::folder::planned_fault_line(&db, sector) {
         faults += 1;
@@ -29,6 +31,7 @@ pub fn check(
         match db.sector(*s) {
             Err(e) => {
                 faults += 1;
+                files += files_of_kind;
                 let advice = match e.missing() {
                     Some(m) => format!(
                         " (a solve planned it, or a solved sector depends on it); solve it with `{}`",
@@ -40,6 +43,7 @@ pub fn check(
             }
             Ok(file) => {
                 let (b, n) = file.sizes();
+                files += file.file_count();
                 blocks += b;
                 bytes += n;
                 for e in file.faults() {
@@ -55,8 +59,6 @@ pub fn check(
     for l in &lines {
         out.line(l)?;
     }
-    // Tables are two files a sector (win/draw/loss and depth), a database one.
-    let files = sectors.len() * if db.is_tables() { 2 } else { 1 };
     out.line(format_args!(
         "checked {files} files of {} sectors, {blocks} blocks, {bytes} payload bytes: {}",
         sectors.len(),

@@ -42,12 +42,13 @@ pub fn files(source: &Source, variant: &Variant) -> Result<Database, Failure> {
 }
 
 /// The database or tables of `variant` for the proof, which reads rows of cells: mapped
-/// sector files, or tables decoded sector by sector into memory ([`Database::whole_tables`]).
+/// sector files, or tables decoded sector by sector into memory ([`Database::rows`]).
 pub fn prover(source: &Source, variant: &Variant) -> Result<Database, Failure> {
     match &source.tables {
         Some(dir) => {
             check_folder(dir, "--tables")?;
-            Ok(Database::whole_tables(dir, variant)?)
+            // The proof reads tables decoded whole; its probes need no cache of blocks.
+            Ok(Database::tables(dir, variant, 0)?)
         }
         None => database(&source.db, variant),
     }

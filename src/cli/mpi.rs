@@ -13,7 +13,7 @@ use {
     super::bars::solved_line,
     super::output::EXIT_FAILURE,
     super::units::{print_solved, thread_pool},
-    morris::{Database, Progress, UnitTimes, WorkUnit},
+    morris::{ClusterEvent, Database, Progress, UnitTimes, WorkUnit},
     std::io::{self, Write},
     std::time::Instant,
 };
@@ -67,7 +67,7 @@ pub fn solve_mpi(
             String::new()
         }
     ));
-    match cluster.solve(&db, roots, &pool, &log, &log, args.verify) {
+    match cluster.solve(&db, roots, &pool, &log, args.verify) {
         Ok(summary) if cluster.rank() == 0 => {
             print_solved(&db, args, summary.units, summary.solved, log.started)
         }
@@ -126,12 +126,8 @@ impl Progress for RankLog {
     fn unit_solved(&self, unit: &WorkUnit, t: &UnitTimes) {
         self.line(&solved_line(unit, t));
     }
-}
-
-#[cfg(feature = "mpi")]
-impl morris::mpi::Report for RankLog {
-    fn event(&self, event: &morris::mpi::Event<'_>) {
-        use morris::mpi::Event;
+    fn cluster(&self, event: &ClusterEvent<'_>) {
+        use ClusterEvent as Event;
         let text = match event {
             Event::Planned {
                 units,

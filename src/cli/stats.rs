@@ -22,7 +22,7 @@ pub fn stats(variant: &Variant, source: &Source, json: bool) -> Result<ExitCode,
     }
     let mut rows = Vec::new();
     for s in db.present() {
-        rows.push((s.to_string(), db.sector(s)?.header().stats));
+        rows.push((s.to_string(), db.sector(s)?.stats()));
     }
     out.line(format_args!(
         "{:<10} {:>13} {:>13} {:>13} {:>11} {:>15} {:>15} {:>15} {:>13} {:>5}",

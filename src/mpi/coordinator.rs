@@ -4,7 +4,8 @@ use std::collections::VecDeque;
 
 use super::cluster::{receive, send, Cluster};
 use super::message::{decode, encode, Times, ToScheduler, ToWorker};
-use super::report::{Event, MpiError, Report, Summary};
+use super::report::{MpiError, Summary};
+use crate::progress::ClusterEvent as Event;
 use crate::progress::Progress;
 use crate::solve::{self, triage, unit_costs, unit_done};
 use crate::space::WorkUnit;
@@ -15,7 +16,6 @@ use ::mpi::traits::Communicator;
 /// Runs the schedule to its end (or to the first failure), then stops every worker.
 // The arguments are the job's parts as `Cluster::solve` receives them; a struct bundling
 // them would be used here only.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     cluster: &Cluster,
     db: &Database,
@@ -23,10 +23,9 @@ pub(super) fn run(
     plan_id: u64,
     threads: &rayon::ThreadPool,
     progress: &dyn Progress,
-    report: &dyn Report,
     verify: bool,
 ) -> Result<Summary, MpiError> {
-    let mut c = Coordinator::new(cluster, db, units, plan_id, report, progress);
+    let mut c = Coordinator::new(cluster, db, units, plan_id, progress);
     if c.workers == 0 {
         // A job of one: rank 0 solves, in the same order.
         return match c.failure {
@@ -60,7 +59,8 @@ struct Coordinator<'a> {
     db: &'a Database,
     units: &'a [WorkUnit],
     plan_id: u64,
-    report: &'a dyn Report,
+    /// Hears rank 0's decisions ([`Progress::cluster`]).
+    report: &'a dyn Progress,
     workers: usize,
     schedule: Schedule,
     /// A failure stops the handing out; the workers still finish and report their units, and
@@ -82,8 +82,7 @@ impl<'a> Coordinator<'a> {
         db: &'a Database,
         units: &'a [WorkUnit],
         plan_id: u64,
-        report: &'a dyn Report,
-        progress: &dyn Progress,
+        progress: &'a dyn Progress,
     ) -> Coordinator<'a> {
         let graph = UnitGraph::new(db.variant(), units);
         let mut c = Coordinator {
@@ -91,7 +90,7 @@ impl<'a> Coordinator<'a> {
             db,
             units,
             plan_id,
-            report,
+            report: progress,
             workers: cluster.size() - 1,
             schedule: Schedule::new(&graph, &unit_costs(db, units)),
             failure: None,
@@ -105,7 +104,7 @@ impl<'a> Coordinator<'a> {
             c.failure = Some(e.into());
         }
         db.forget();
-        report.event(&Event::Planned {
+        progress.cluster(&Event::Planned {
             units: units.len(),
             done: c.done_before,
             workers: c.workers,
@@ -142,7 +141,7 @@ impl<'a> Coordinator<'a> {
                 &encode(&ToWorker::Solve { unit: u as u64 }),
             );
             self.running[w] = Some(u);
-            self.report.event(&Event::Assigned {
+            self.report.cluster(&Event::Assigned {
                 unit: &self.units[u],
                 worker: w,
             });
@@ -222,7 +221,7 @@ impl<'a> Coordinator<'a> {
         self.db.forget();
         self.schedule.done(u);
         self.solved += usize::from(times.is_some());
-        self.report.event(&Event::Finished {
+        self.report.cluster(&Event::Finished {
             unit,
             worker: w,
             times: times.map(Into::into),
@@ -237,7 +236,7 @@ impl<'a> Coordinator<'a> {
         let Some(u) = expect_unit(&mut self.running, w, unit, &mut self.failure) else {
             return;
         };
-        self.report.event(&Event::Failed {
+        self.report.cluster(&Event::Failed {
             unit: &self.units[u],
             worker: w,
             why: &why,

@@ -26,7 +26,7 @@ use crate::progress::Progress;
 use crate::space::{plan, Sector, WorkUnit};
 use crate::store::Database;
 pub use cluster::Cluster;
-pub use report::{Event, MpiError, Report, Summary};
+pub use report::{MpiError, Summary};
 
 /// A fingerprint of the rule set and the plan, so that ranks started with other arguments
 /// or another build are caught before they write anything.
@@ -47,7 +47,7 @@ impl Cluster {
     /// Solves every work unit needed for `roots` across the job; every rank calls it with the
     /// same arguments. Rank 0 schedules (and solves alone when it is the only rank); the
     /// others solve the units it hands them in `threads`. `progress` hears of the units this
-    /// rank solves, `report` of rank 0's decisions; with `verify` each unit is proved right
+    /// rank solves and, at rank 0, of its decisions ([`Progress::cluster`]); with `verify` each unit is proved right
     /// after it is written.
     ///
     /// # Errors
@@ -59,13 +59,12 @@ impl Cluster {
         roots: &[Sector],
         threads: &rayon::ThreadPool,
         progress: &dyn Progress,
-        report: &dyn Report,
         verify: bool,
     ) -> Result<Summary, MpiError> {
         let units = plan(db.variant(), roots);
         let plan_id = plan_id(db, &units);
         if self.rank() == 0 {
-            coordinator::run(self, db, &units, plan_id, threads, progress, report, verify)
+            coordinator::run(self, db, &units, plan_id, threads, progress, verify)
         } else {
             worker::run(self, db, &units, plan_id, threads, progress, verify)
         }

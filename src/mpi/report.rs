@@ -1,8 +1,7 @@
-//! What a distributed solve reports: its errors, rank 0's events, and each rank's summary.
+//! What a distributed solve reports: its errors and each rank's summary (rank 0's events go
+//! to [`Progress::cluster`](crate::Progress::cluster)).
 
 use crate::error::Error;
-use crate::progress::UnitTimes;
-use crate::space::WorkUnit;
 
 /// What went wrong in a distributed solve.
 #[derive(Debug, thiserror::Error)]
@@ -66,56 +65,6 @@ impl MpiError {
             _ => None,
         }
     }
-}
-
-/// What rank 0 decides and hears, for a log.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Event<'a> {
-    /// The plan: `units` work units, `done` of them already solved, `workers` ranks to solve.
-    Planned {
-        /// Work units in the plan.
-        units: usize,
-        /// Units whose files were complete before the run.
-        done: usize,
-        /// Worker ranks (the size of the job less rank 0).
-        workers: usize,
-    },
-    /// A unit goes to a worker.
-    Assigned {
-        /// The unit.
-        unit: &'a WorkUnit,
-        /// The worker's rank.
-        worker: usize,
-    },
-    /// A worker finished a unit: solved it (`times`), or found it solved by another process.
-    Finished {
-        /// The unit.
-        unit: &'a WorkUnit,
-        /// The worker's rank.
-        worker: usize,
-        /// Where the worker's time went; `None` when another process had solved the unit.
-        times: Option<UnitTimes>,
-        /// Units done so far, of `units`.
-        done: usize,
-        /// Units in the plan.
-        units: usize,
-    },
-    /// A worker failed on a unit.
-    Failed {
-        /// The unit.
-        unit: &'a WorkUnit,
-        /// The worker's rank.
-        worker: usize,
-        /// Its error.
-        why: &'a str,
-    },
-}
-
-/// Receives rank 0's [`Event`]s; the command line logs them.
-pub trait Report: Sync {
-    /// Something happened at rank 0.
-    fn event(&self, _event: &Event<'_>) {}
 }
 
 /// What a rank did in a distributed solve.

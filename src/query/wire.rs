@@ -152,9 +152,9 @@ impl StatsJson {
     pub fn read(db: &Database) -> Result<StatsJson, Error> {
         let mut sectors = Vec::new();
         for s in db.present() {
-            let file = db.sector(s)?;
-            let h = file.header();
-            sectors.push(SectorJson::new(s, h.stats, h.checksum_hex()));
+            let values = db.sector(s)?;
+            let checksum = format!("{:016x}", values.database_checksum());
+            sectors.push(SectorJson::new(s, values.stats(), checksum));
         }
         let start = db.probe(&Position::start(db.variant())).ok();
         Ok(StatsJson {

@@ -30,6 +30,10 @@ impl WorkingUnit<'_> {
             chunks(&self.parts).par_iter().for_each_init(
                 Scratch::default,
                 |scratch, &(k, a, b)| {
+                    // Stopped on request: skipped, and the unit ends without writing.
+                    if progress.cancelled() {
+                        return;
+                    }
                     let part = &self.parts[k];
                     part.index.for_each_slot(a as u64, b as u64, |slot, pos| {
                         let pos = pos.map(|p| part.layout_image(p));
@@ -288,6 +292,9 @@ fn init_grouped(u: &WorkingUnit, progress: &dyn Progress) {
     chunks
         .par_iter()
         .for_each_init(Scratch::default, |scratch, &a| {
+            if progress.cancelled() {
+                return;
+            }
             let b = (a + CHUNK as u64).min(n);
             flipped.for_each_slot(a, b, |_, pos| {
                 if let Some(q) = pos {

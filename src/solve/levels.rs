@@ -18,7 +18,7 @@ use super::working::{
 };
 use crate::error::Error;
 use crate::kernel::prefetch;
-use crate::progress::Progress;
+use crate::progress::{go_on, Progress};
 use crate::rules::{for_each_unmove_with, Position};
 use crate::space::{Sector, Walker};
 
@@ -105,7 +105,11 @@ impl WorkingUnit<'_> {
                     if buffers.listed.capacity() == 0 {
                         buffers.listed = spare.lock().unwrap().pop().unwrap_or_default();
                     }
-                    self.level_task(level, task, buffers);
+                    // Stopped on request: the rest of the level is skipped, and the unit
+                    // ends below without writing.
+                    if !progress.cancelled() {
+                        self.level_task(level, task, buffers);
+                    }
                     std::mem::take(&mut buffers.listed)
                 })
                 .filter(|l| !l.is_empty())
@@ -119,6 +123,7 @@ impl WorkingUnit<'_> {
             drop(pool);
             listed = found;
             self.take_error()?;
+            go_on(progress)?;
             level += 1;
             progress.phase(
                 "retrograde levels",

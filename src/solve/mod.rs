@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use crate::error::Error;
-use crate::progress::{Progress, UnitTimes};
+use crate::progress::{go_on, Progress, UnitTimes};
 use crate::rules::{Position, Value};
 use crate::space::{plan, CostModel, Schedule, Sector, UnitGraph, WorkUnit};
 use crate::store::{Database, UnitLock};
@@ -55,6 +55,7 @@ fn solve_unit_listing(
     let total: u64 = unit.sectors.iter().map(|&s| db.index(s).size()).sum();
     u.init_all(unit, progress, true);
     u.take_error()?;
+    go_on(progress)?;
     times.slots = total;
     times.init = clock.elapsed();
     clock = Instant::now();
@@ -65,6 +66,7 @@ fn solve_unit_listing(
 
     times.retrograde = clock.elapsed();
     clock = Instant::now();
+    go_on(progress)?;
     progress.phase("writing", total);
     for part in u.parts {
         write_part(db, &part.for_writing(db)?, progress)?;
@@ -147,10 +149,7 @@ pub(crate) fn triage(
     let mut done = true;
     for &s in &unit.sectors {
         let damage = match db.sector(s) {
-            Ok(file) => file
-                .check_all_blocks()
-                .first()
-                .map(|&b| file.block_error(b)),
+            Ok(values) => values.faults().into_iter().next(),
             Err(Error::Missing(_)) => {
                 done = false;
                 continue;
@@ -244,6 +243,7 @@ pub fn solve_units(
     db.forget();
     let mut solved = 0;
     while let Some(i) = schedule.next_unit() {
+        go_on(progress)?;
         let unit = &units[i];
         progress.unit(unit, number, units.len(), false);
         number += 1;
@@ -308,7 +308,7 @@ mod tests {
         let s: Sector = "3-3-0-0".parse().unwrap();
         let units = plan(&variant, &[s]);
         assert_eq!(solve_units(&db, &units, &Silent, true).unwrap(), 1);
-        let file = db.sector(s).unwrap();
+        let file = db.rows(s).unwrap();
         let slots = file.header().slots;
         let wrong = (0..slots)
             .find(|&i| matches!(file.cell(i).unwrap(), Some(Value::Win(_))))

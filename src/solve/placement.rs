@@ -77,6 +77,9 @@ pub(super) fn init_rows(u: &WorkingUnit, progress: &dyn Progress) {
     let keys = [Keys::of_width(1), Keys::of_width(2)];
     progress.phase("reading children", flipped.size());
     (0..rows).into_par_iter().for_each(|r| {
+        if progress.cancelled() {
+            return;
+        }
         let done = ParentRow::new(u, &flipped, r, &keys).and_then(|row| row.init());
         if let Err(e) = done {
             u.fail(e);

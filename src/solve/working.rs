@@ -253,7 +253,7 @@ impl<'a> WorkingUnit<'a> {
                     // as it has positions: from a copy in huge pages (see
                     // `SectorFile::in_huge_pages`) nine's 9-9 ran its children pass in
                     // 41.7 to 46.1 s instead of 46.3 to 49.7 s (docs/performance.md).
-                    let file = db.sector(c)?;
+                    let file = db.rows(c)?;
                     children.push(ChildFile {
                         sector: c,
                         index: db.index(c),

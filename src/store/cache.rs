@@ -16,7 +16,7 @@ type Key = (u64, u64);
 /// capacity (one block at the least), so that threads probing at once seldom wait for one
 /// another.
 #[derive(Debug)]
-pub struct BlockCache {
+pub(crate) struct BlockCache {
     files: AtomicU64,
     shards: Box<[Shard]>,
 }
@@ -60,7 +60,7 @@ struct Inner {
 
 impl BlockCache {
     /// A cache holding at most `capacity` bytes of blocks (one block at the least).
-    pub fn new(capacity: u64) -> BlockCache {
+    pub(crate) fn new(capacity: u64) -> BlockCache {
         let shards = (0..SHARDS)
             .map(|_| Shard {
                 capacity: capacity / SHARDS as u64,

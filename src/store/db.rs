@@ -8,9 +8,14 @@ use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
 
+use super::blocks::SectorBlocks;
 use super::cache::BlockCache;
 use super::file::SectorFile;
 use super::planned;
+use super::sector_tables::{table_path, SectorTables};
+use super::source::{Disk, Files};
+use super::table::TableKind;
+use super::values::SectorValues;
 use crate::error::{Damage, Error, Missing};
 use crate::rules::too_few_pieces;
 use crate::rules::Position;
@@ -34,33 +39,50 @@ pub enum Reading {
 }
 
 /// The solved sectors of one variant and rule set, under `DIR/<rule set>/`, opened lazily.
+///
+/// Each sector is resolved by what the folder holds of it: its sector file (`SECTOR.sec`),
+/// else its compact tables (`SECTOR.wdl` and `SECTOR.dtm`); so one folder may hold some
+/// sectors raw and others as tables. Probes read a sector through [`SectorValues`]
+/// ([`Database::sector`]); the solver and the proof read rows of cells in place
+/// ([`Database::rows`]: a sector file mapped, or tables decoded whole into memory).
 #[derive(Debug)]
 pub struct Database {
     root: PathBuf,
     dir: PathBuf,
     variant: Variant,
     orbits: Arc<Orbits>,
-    /// The files opened so far: read without a lock or a shared count (readers probe from
-    /// many threads at once), replaced whole when a file is opened or all are forgotten.
-    files: ArcSwap<HashMap<Sector, Arc<SectorFile>>>,
-    /// Held while a file is opened and added to `files`, so that no opening is lost.
+    /// Where the folder's files are listed and opened.
+    files: Arc<dyn Files>,
+    /// The sectors opened for probes so far: read without a lock or a shared count (readers
+    /// probe from many threads at once), replaced whole when one is opened or all forgotten.
+    values: ArcSwap<HashMap<Sector, Arc<dyn SectorValues>>>,
+    /// The sectors opened in place so far, for rows.
+    rows: ArcSwap<HashMap<Sector, Arc<SectorFile>>>,
+    /// Held while a sector is opened and added, so that no opening is lost.
     opening: Mutex<()>,
-    /// Where reads go: `None` maps the files (the solver, the proof); a cache reads them
-    /// block by block ([`Database::reader`], and tables).
-    cache: Option<Arc<BlockCache>>,
-    /// What the folder holds.
-    holds: Holds,
+    /// Whether probes read sector files mapped (else block by block through `cache`).
+    mapped: bool,
+    /// The blocks read of sector files not mapped, and of tables.
+    cache: Arc<BlockCache>,
+    /// What the folder was opened as, for what messages call it and advise.
+    kind: Kind,
 }
 
-/// What a database folder holds.
+/// What a database folder was opened as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Holds {
-    /// Sector files.
+enum Kind {
+    /// A database of sector files (`--db`).
     Sectors,
-    /// Compact tables, read position by position.
+    /// Compact tables (`--tables`).
     Tables,
-    /// Compact tables, each sector decoded into memory whole when first opened.
-    WholeTables,
+}
+
+/// How a folder holds a sector.
+enum Stored {
+    /// Its sector file, at this path.
+    Raw(PathBuf),
+    /// Its two table files.
+    Tables,
 }
 
 /// The blocks a reader of compact tables keeps by default: 64 MiB, thousands of their small
@@ -74,53 +96,114 @@ pub const READER_CACHE_BYTES: u64 = 64 << 20;
 pub const SECTOR_READER_CACHE_BYTES: u64 = 1 << 30;
 
 impl Database {
-    /// The database of `variant` under `root` (the folder need not exist yet).
+    /// The database of `variant` under `root` (the folder need not exist yet), its sector
+    /// files mapped.
     ///
     /// # Errors
     /// `Error::BadFolder` when `root` is itself a rule-set folder (it holds sector files).
     pub fn new(root: &Path, variant: &Variant) -> Result<Database, Error> {
-        Database::holding(root, variant, Holds::Sectors)
+        Database::in_files(Arc::new(Disk), root, variant, Kind::Sectors, None)
     }
 
     /// The compact tables of `variant` under `root` (built by `morris tables`), read
     /// position by position, their blocks kept in a cache of `cache_bytes`: they answer as
-    /// the database they were built from (every position's value and depth), but hold no
-    /// rows for the solver or the proof.
+    /// the database they were built from (every position's value and depth); the solver and
+    /// the proof read them decoded whole ([`Database::rows`]).
     ///
     /// # Errors
     /// `Error::BadFolder` when `root` is itself a rule-set folder (it holds table files).
     pub fn tables(root: &Path, variant: &Variant, cache_bytes: u64) -> Result<Database, Error> {
-        let mut db = Database::holding(root, variant, Holds::Tables)?;
-        db.cache = Some(Arc::new(BlockCache::new(cache_bytes)));
-        Ok(db)
+        Database::in_files(
+            Arc::new(Disk),
+            root,
+            variant,
+            Kind::Tables,
+            Some(cache_bytes),
+        )
     }
 
-    /// The compact tables of `variant` under `root`, each sector decoded into memory whole
-    /// (every block checked) when first opened: for the proof, which reads rows of cells.
+    /// The database of `variant` under `root` for a long-running reader (a server, a
+    /// binding): its files are read block by block into a cache of `cache_bytes` instead of
+    /// being mapped, so that a file truncated or replaced under it is an error naming the
+    /// file, never a crash.
     ///
     /// # Errors
-    /// As [`Database::tables`].
-    pub fn whole_tables(root: &Path, variant: &Variant) -> Result<Database, Error> {
-        let mut db = Database::holding(root, variant, Holds::WholeTables)?;
-        // Whole sectors are decoded without the cache; it holds nothing.
-        db.cache = Some(Arc::new(BlockCache::new(0)));
-        Ok(db)
+    /// As [`Database::new`].
+    pub fn reader(root: &Path, variant: &Variant, cache_bytes: u64) -> Result<Database, Error> {
+        Database::in_files(
+            Arc::new(Disk),
+            root,
+            variant,
+            Kind::Sectors,
+            Some(cache_bytes),
+        )
     }
 
-    fn holding(root: &Path, variant: &Variant, holds: Holds) -> Result<Database, Error> {
-        let ext = if holds == Holds::Sectors {
-            "sec"
-        } else {
-            "wdl"
+    /// Opens what `files` hold of `variant` under `root` (as [`Database::open_reading`] does
+    /// on disk): files a caller holds in memory ([`InMemory`](super::InMemory)) or reads by
+    /// a callback, read block by block through a cache of `cache_bytes`.
+    ///
+    /// # Errors
+    /// `Error::BadFolder` when `root` is itself a rule-set folder.
+    pub fn from_files(
+        files: Arc<dyn Files>,
+        root: &Path,
+        variant: &Variant,
+        cache_bytes: u64,
+    ) -> Result<Database, Error> {
+        let db = Database::in_files(files, root, variant, Kind::Sectors, Some(cache_bytes))?;
+        match db.kind_held() {
+            Some(Kind::Tables) => Ok(Database {
+                kind: Kind::Tables,
+                ..db
+            }),
+            _ => Ok(db),
+        }
+    }
+
+    /// What the rule-set folder holds: sector files (some, with tables or not), tables only,
+    /// or nothing (`None`).
+    fn kind_held(&self) -> Option<Kind> {
+        let names = self.files.list(&self.dir).unwrap_or_default();
+        let holds = |ext: &str| {
+            names
+                .iter()
+                .any(|n| n.ends_with(ext) && n.len() > ext.len())
         };
-        if let Ok(entries) = fs::read_dir(root) {
-            let holds_files = entries
-                .flatten()
-                .any(|e| e.path().extension().is_some_and(|x| x == ext));
-            if holds_files {
-                let (what, option) = match holds {
-                    Holds::Sectors => ("sector files", "--db"),
-                    _ => ("table files", "--tables"),
+        match (holds(".sec"), holds(".wdl")) {
+            (true, _) => Some(Kind::Sectors),
+            (false, true) => Some(Kind::Tables),
+            (false, false) => None,
+        }
+    }
+
+    /// Whether the rule-set folder holds compact tables and no sector files: a folder that
+    /// `morris tables` built.
+    pub fn holds_tables_only(&self) -> bool {
+        self.kind_held() == Some(Kind::Tables)
+    }
+
+    /// The database of `variant` under `root` in `files`, opened as `kind`; sector files are
+    /// read through a cache of `cached` bytes, or mapped when `None`.
+    fn in_files(
+        files: Arc<dyn Files>,
+        root: &Path,
+        variant: &Variant,
+        kind: Kind,
+        cached: Option<u64>,
+    ) -> Result<Database, Error> {
+        let ext = match kind {
+            Kind::Sectors => ".sec",
+            Kind::Tables => ".wdl",
+        };
+        if let Ok(names) = files.list(root) {
+            if names
+                .iter()
+                .any(|n| n.ends_with(ext) && n.len() > ext.len())
+            {
+                let (what, option) = match kind {
+                    Kind::Sectors => ("sector files", "--db"),
+                    Kind::Tables => ("table files", "--tables"),
                 };
                 return Err(Error::BadFolder {
                     path: root.to_path_buf(),
@@ -135,37 +218,27 @@ impl Database {
             dir: root.join(rule_set_folder(variant)),
             variant: variant.clone(),
             orbits: Arc::new(Orbits::new(variant)),
-            files: ArcSwap::from_pointee(HashMap::new()),
+            files,
+            values: ArcSwap::from_pointee(HashMap::new()),
+            rows: ArcSwap::from_pointee(HashMap::new()),
             opening: Mutex::new(()),
-            cache: None,
-            holds,
+            mapped: cached.is_none(),
+            cache: Arc::new(BlockCache::new(cached.unwrap_or(READER_CACHE_BYTES))),
+            kind,
         })
     }
 
-    /// Whether the folder holds compact tables rather than sector files.
+    /// Whether the folder was opened as compact tables rather than sector files.
     pub fn is_tables(&self) -> bool {
-        self.holds != Holds::Sectors
+        self.kind == Kind::Tables
     }
 
-    /// The extension of the files that stand for a sector.
+    /// The extension of the files that stand for a sector in this kind of folder.
     fn extension(&self) -> &'static str {
-        match self.holds {
-            Holds::Sectors => "sec",
-            Holds::Tables | Holds::WholeTables => "wdl",
+        match self.kind {
+            Kind::Sectors => "sec",
+            Kind::Tables => "wdl",
         }
-    }
-
-    /// The database of `variant` under `root` for a long-running reader (a server, a
-    /// binding): its files are read block by block into a cache of `cache_bytes`
-    /// ([`SectorFile::open_read`]) instead of being mapped, so that a file truncated or
-    /// replaced under it is an error naming the file, never a crash.
-    ///
-    /// # Errors
-    /// As [`Database::new`].
-    pub fn reader(root: &Path, variant: &Variant, cache_bytes: u64) -> Result<Database, Error> {
-        let mut db = Database::new(root, variant)?;
-        db.cache = Some(Arc::new(BlockCache::new(cache_bytes)));
-        Ok(db)
     }
 
     /// The variant and rule set.
@@ -198,21 +271,23 @@ impl Database {
         self.dir.join(format!("{sector}.{}", self.extension()))
     }
 
-    /// The sectors whose files are present (not checked), in increasing order.
+    /// The sectors whose files are present (not checked), in increasing order: a sector file
+    /// or a win/draw/loss table each.
     pub fn present(&self) -> Vec<Sector> {
-        let mut out: Vec<Sector> = fs::read_dir(&self.dir)
+        let mut out: Vec<Sector> = self
+            .files
+            .list(&self.dir)
             .into_iter()
             .flatten()
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name().into_string().ok()?;
-                name.strip_suffix(self.extension())?
-                    .strip_suffix('.')?
-                    .parse()
-                    .ok()
+            .filter_map(|name| {
+                let stem = name
+                    .strip_suffix(".sec")
+                    .or_else(|| name.strip_suffix(".wdl"))?;
+                stem.parse().ok()
             })
             .collect();
         out.sort();
+        out.dedup();
         out
     }
 
@@ -222,7 +297,13 @@ impl Database {
     /// A record that cannot be trusted gives the sectors it names that some game reaches;
     /// [`Database::planned_fault`] says what is wrong with it.
     pub fn planned(&self) -> Vec<Sector> {
-        planned::read(&self.dir, &self.variant).sectors
+        self.planned_record().sectors
+    }
+
+    /// The record of planned sectors, read.
+    fn planned_record(&self) -> planned::Record {
+        let path = self.dir.join(planned::FILE);
+        planned::read(self.files.read(&path), &self.variant)
     }
 
     /// What keeps the record of planned sectors from showing that the folder is complete: the
@@ -230,7 +311,7 @@ impl Database {
     /// a line is not a sector) or names a sector no game reaches. `None` when it is sound, or
     /// when the folder holds nothing.
     pub fn planned_fault(&self) -> Option<Error> {
-        let record = planned::read(&self.dir, &self.variant);
+        let record = self.planned_record();
         let path = self.dir.join(planned::FILE);
         let why = match record.fault {
             Some(why) => why,
@@ -252,7 +333,7 @@ impl Database {
         &self,
         sectors: impl Iterator<Item = Sector>,
     ) -> Result<(), Error> {
-        let before = planned::read(&self.dir, &self.variant);
+        let before = self.planned_record();
         let mut all = before.sectors.clone();
         all.extend(sectors);
         all.sort();
@@ -288,60 +369,112 @@ impl Database {
         out
     }
 
-    /// The opened, checked file of a solved sector.
+    /// How the folder holds `sector`: its sector file, else its two tables.
     ///
     /// # Errors
-    /// `Error::Missing` when the sector has no file; the errors of [`SectorFile::open`].
-    pub fn sector(&self, sector: Sector) -> Result<Arc<SectorFile>, Error> {
-        if let Some(f) = self.files.load().get(&sector) {
+    /// `Error::Missing` when it holds neither (or a win/draw/loss table without its depth
+    /// table: the `tables` run that rebuilds it is the advice).
+    fn stored(&self, sector: Sector) -> Result<Stored, Error> {
+        // A dangling or looping link is not "missing": opening it says what is wrong.
+        let raw = self.dir.join(format!("{sector}.sec"));
+        if self.files.exists(&raw) {
+            return Ok(Stored::Raw(raw));
+        }
+        let wdl = table_path(&self.dir, sector, TableKind::Wdl);
+        let depth = table_path(&self.dir, sector, TableKind::Depth);
+        if self.files.exists(&wdl) && self.files.exists(&depth) {
+            return Ok(Stored::Tables);
+        }
+        Err(self.missing(sector))
+    }
+
+    /// The tables of `sector`, opened and checked, not kept (for a check of tables about to be
+    /// rebuilt).
+    ///
+    /// # Errors
+    /// As opening tables: `Error::Io`, `Error::Foreign`, `Error::Damaged`.
+    pub(crate) fn open_tables(&self, sector: Sector) -> Result<SectorTables, Error> {
+        let (files, index) = (&*self.files, self.index(sector));
+        SectorTables::open(files, &self.dir, &self.variant, index, self.cache.clone())
+    }
+
+    /// A solved sector's values, opened and checked, for probes: a sector file mapped or read
+    /// block by block (as the database was opened), or its tables.
+    ///
+    /// # Errors
+    /// `Error::Missing` when the sector has no files; the errors of [`SectorFile::open`] and
+    /// of opening tables.
+    pub fn sector(&self, sector: Sector) -> Result<Arc<dyn SectorValues>, Error> {
+        if let Some(v) = self.values.load().get(&sector) {
+            return Ok(v.clone());
+        }
+        let _opening = self.opening.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(v) = self.values.load().get(&sector) {
+            return Ok(v.clone());
+        }
+        let values: Arc<dyn SectorValues> = match self.stored(sector)? {
+            Stored::Raw(_) if self.mapped => self.rows_locked(sector)?,
+            Stored::Raw(path) => {
+                let source = self.files.open(&path)?;
+                let slots = self.index(sector).size();
+                let (variant, cache) = (&self.variant, self.cache.clone());
+                Arc::new(SectorBlocks::open(
+                    &path, source, variant, sector, slots, cache,
+                )?)
+            }
+            Stored::Tables => Arc::new(self.open_tables(sector)?),
+        };
+        let mut all = HashMap::clone(&self.values.load());
+        all.insert(sector, values.clone());
+        self.values.store(Arc::new(all));
+        Ok(values)
+    }
+
+    /// A solved sector's cells in place, for the solver and the proof, which read them in
+    /// rows: its sector file mapped (or read whole where the files cannot be mapped), or its
+    /// tables decoded whole into memory, every block checked.
+    ///
+    /// # Errors
+    /// As [`Database::sector`]; the first damaged block of tables.
+    pub fn rows(&self, sector: Sector) -> Result<Arc<SectorFile>, Error> {
+        if let Some(f) = self.rows.load().get(&sector) {
             return Ok(f.clone());
         }
         let _opening = self.opening.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(f) = self.files.load().get(&sector) {
+        self.rows_locked(sector)
+    }
+
+    /// [`Database::rows`], the opening lock held.
+    fn rows_locked(&self, sector: Sector) -> Result<Arc<SectorFile>, Error> {
+        if let Some(f) = self.rows.load().get(&sector) {
             return Ok(f.clone());
         }
-        let path = self.path(sector);
-        // A dangling or looping link is not "missing": opening it says what is wrong.
-        if !super::regular::entry_exists(&path) {
-            return Err(self.missing(sector));
-        }
-        // Tables are two files: a depth table gone missing beside its win/draw/loss table is a
-        // missing sector (with the `tables` run that rebuilds it), not an I/O error.
-        let depth = super::table_path(&self.dir, sector, super::TableKind::Depth);
-        if self.is_tables() && !super::regular::entry_exists(&depth) {
-            return Err(self.missing(sector));
-        }
-        let slots = self.index(sector).size();
-        let (variant, index) = (&self.variant, self.index(sector));
-        let file = Arc::new(match (&self.cache, self.holds) {
-            (None, _) => SectorFile::open(&path, variant, sector, slots)?,
-            (Some(cache), Holds::Sectors) => {
-                SectorFile::open_read(&path, variant, sector, slots, cache.clone())?
+        let file = Arc::new(match self.stored(sector)? {
+            Stored::Raw(path) => {
+                let slots = self.index(sector).size();
+                SectorFile::open_in(&*self.files, &path, &self.variant, sector, slots)?
             }
-            (Some(cache), holds) => {
-                let whole = holds == Holds::WholeTables;
-                SectorFile::open_tables(&self.dir, variant, index, cache.clone(), whole)?
-            }
+            Stored::Tables => self.open_tables(sector)?.decoded()?,
         });
-        let mut files = HashMap::clone(&self.files.load());
-        files.insert(sector, file.clone());
-        self.files.store(Arc::new(files));
+        let mut all = HashMap::clone(&self.rows.load());
+        all.insert(sector, file.clone());
+        self.rows.store(Arc::new(all));
         Ok(file)
     }
 
-    /// `f` of the opened file of `sector`, without counting a reference to it when it is
-    /// open already (the probes' path).
+    /// `f` of the opened values of `sector`, without counting a reference to them when they
+    /// are open already (the probes' path).
     ///
     /// # Errors
     /// As [`Database::sector`], and `f`'s.
     #[inline]
-    fn with_file<T>(
+    fn with_values<T>(
         &self,
         sector: Sector,
-        f: impl FnOnce(&SectorFile) -> Result<T, Error>,
+        f: impl FnOnce(&dyn SectorValues) -> Result<T, Error>,
     ) -> Result<T, Error> {
-        if let Some(file) = self.files.load().get(&sector) {
-            return f(file);
+        if let Some(values) = self.values.load().get(&sector) {
+            return f(&**values);
         }
         f(&*self.sector(sector)?)
     }
@@ -361,7 +494,8 @@ impl Database {
     /// Forgets opened files (after they were rewritten).
     pub fn forget(&self) {
         let _opening = self.opening.lock().unwrap_or_else(|e| e.into_inner());
-        self.files.store(Arc::new(HashMap::new()));
+        self.values.store(Arc::new(HashMap::new()));
+        self.rows.store(Arc::new(HashMap::new()));
     }
 
     /// The value of any valid position: finished positions are losses at depth 0 without a
@@ -374,9 +508,10 @@ impl Database {
             return Ok(Value::Loss(0));
         }
         let slot = slot_of(&self.orbits, pos);
-        self.with_file(Sector::of(pos), |file| {
-            file.cell_of(slot, Some(pos))?
-                .ok_or_else(|| Error::damaged(file.path(), Damage::UnusedSlot { slot }))
+        self.with_values(Sector::of(pos), |values| {
+            values
+                .cell_of(slot, Some(pos))?
+                .ok_or_else(|| Error::damaged(values.path(), Damage::UnusedSlot { slot }))
         })
     }
 
@@ -405,7 +540,7 @@ impl Database {
             _ => READER_CACHE_BYTES,
         };
         let tables = Database::tables(root, variant, cache)?;
-        if !tables.present().is_empty() {
+        if tables.kind_held() == Some(Kind::Tables) {
             return Ok(tables);
         }
         match reading {
@@ -426,7 +561,7 @@ impl Database {
             return Ok(Outcome::Loss);
         }
         let slot = slot_of(&self.orbits, pos);
-        self.with_file(Sector::of(pos), |file| file.outcome_of(slot, pos))
+        self.with_values(Sector::of(pos), |values| values.outcome_of(slot, pos))
     }
 }
 
@@ -445,12 +580,13 @@ pub fn rule_set_folder(variant: &Variant) -> String {
 /// `Error::Io` when `root` cannot be listed; `Error::BadFolder` when it is itself a rule set's
 /// folder (as [`Database::new`]).
 pub fn solved_rule_sets(root: &Path, given: RuleOverrides) -> Result<Vec<Variant>, Error> {
-    let names: std::collections::HashSet<String> = fs::read_dir(root)
+    let names: std::collections::HashSet<String> = Disk
+        .list(root)
         .map_err(|cause| Error::Io {
             path: root.to_path_buf(),
             cause,
         })?
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .into_iter()
         .collect();
     let mut found = Vec::new();
     for name in Variant::names() {

@@ -1,76 +1,74 @@
 //! Reading sector files: mapped read-only, the header and block table checked on open, each
 //! payload block checked the first time a cell of it is read.
 
-use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::Arc;
 
 use memmap2::Mmap;
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
-use std::sync::Arc;
-
-use super::cache::BlockCache;
 use super::codec::{decode_code, Cell};
 use super::format::{
-    check_header, decode_header, Header, FORMAT_VERSION, HEADER_CHECKSUM_AT, HEADER_SIZE, MAGIC,
+    check_header, decode_header, Header, SectorStats, FORMAT_VERSION, HEADER_CHECKSUM_AT,
+    HEADER_SIZE, MAGIC,
 };
-use super::regular::{open_regular, read_exact_at};
-use super::sector_tables::SectorTables;
+use super::source::{Disk, Files, Source};
+use super::values::SectorValues;
 use crate::error::{Damage, Error, Missing};
 use crate::kernel::{huge_page_copy, prefetch};
-use crate::rules::{Outcome, Position, Value, Variant};
-use crate::space::{Sector, SectorIndex};
+use crate::rules::{Position, Variant};
+use crate::space::Sector;
 
 const BLOCK_UNCHECKED: u8 = 0;
 const BLOCK_GOOD: u8 = 1;
 const BLOCK_BAD: u8 = 2;
 
-/// A sector file, read-only: its header and block table checked on open, each payload block
-/// checked the first time a cell of it is read.
+/// A sector's cells in place, mapped or in memory, for the solver and the proof, which read
+/// rows of them: its header and block table checked on open, each payload block checked the
+/// first time a cell of it is read.
 #[derive(Debug)]
 pub struct SectorFile {
     path: PathBuf,
     header: Header,
-    /// Held for the shared lock (and so that the map's or the reads' file stays open).
-    file: File,
-    source: Payload,
+    /// What keeps the bytes valid and the file's shared lock held (`None` for cells in memory).
+    keep: Option<Arc<dyn Source>>,
+    bytes: InPlace,
     payload: usize,
     block_shift: u32,
-    /// Which blocks of a mapped file were checked, and how they fared.
+    /// Which blocks were checked, and how they fared.
     blocks: Vec<AtomicU8>,
-    /// Whether every block of a mapped file was checked and found good
-    /// ([`SectorFile::check_whole`]): then [`SectorFile::cell_in_whole`] reads in place.
+    /// Whether every block was checked and found good ([`SectorFile::check_whole`]): then
+    /// [`SectorFile::cell_in_whole`] reads in place.
     whole: bool,
 }
 
-/// Where a file's payload is read from.
+/// Where a sector's cells lie.
 #[derive(Debug)]
-enum Payload {
-    /// Mapped: the solver and the proof read rows of cells in place.
+enum InPlace {
+    /// A file mapped read-only (or its copy in huge pages).
     Mapped(Mmap),
-    /// Read with `pread` a block at a time into a cache, each block checked as it arrives:
-    /// no read can fault when the file shrinks or changes under a long-running reader (a
-    /// shorter file answers with an error naming it, until it is whole again).
-    Read {
-        /// The block table: each block's checksum.
-        table: Vec<u64>,
-        cache: Arc<BlockCache>,
-        /// The file's number in the cache.
-        id: u64,
-    },
-    /// Read from a sector's compact tables position by position (`--tables` for answers).
-    Tables(Box<SectorTables>),
-    /// Held in memory: a sector's compact tables decoded whole (`verify --tables`), or cells
-    /// handed over ([`SectorFile::in_memory`]).
+    /// In memory: a file read whole, or a sector's compact tables decoded whole.
     Memory(Vec<u8>),
 }
 
+impl std::ops::Deref for InPlace {
+    type Target = [u8];
+
+    #[inline(always)]
+    fn deref(&self) -> &[u8] {
+        match self {
+            InPlace::Mapped(map) => map,
+            InPlace::Memory(bytes) => bytes,
+        }
+    }
+}
+
 impl SectorFile {
-    /// Opens a sector file and checks its header and block table against the variant, sector
-    /// and slot count it must hold; payload blocks are checked as they are read.
+    /// Opens a sector file on disk, mapped, and checks its header and block table against
+    /// the variant, sector and slot count it must hold; payload blocks are checked as they are
+    /// read.
     ///
     /// # Errors
     /// `Error::Io` when it cannot be read or is not a regular file, `Error::OldFormat` for a
@@ -82,186 +80,109 @@ impl SectorFile {
         sector: Sector,
         slots: u64,
     ) -> Result<SectorFile, Error> {
-        let (file, header) = open_checked(path, variant, sector, slots)?;
-        // SAFETY: the map is read-only and private to this process; the files are written once
-        // under a temporary name and renamed, never modified in place by this program. Another
-        // process truncating the file could fault a read, which no API can rule out for mapped
-        // files; the length was checked above before any cell is read.
-        #[allow(unsafe_code)]
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
-        let payload = header.payload_offset() as usize;
-        if xxh3_64(&map[HEADER_SIZE as usize..payload]) != header.table_checksum {
-            return Err(Error::damaged(path, Damage::TableChecksum));
-        }
-        Ok(SectorFile::new(path, header, file, Payload::Mapped(map)))
+        SectorFile::open_in(&Disk, path, variant, sector, slots)
     }
 
-    /// This mapped file copied into anonymous memory backed by huge pages where the kernel
-    /// has them, for a solver that reads its cells at random (see [`huge_page_copy`]); any
-    /// other file as it is. The copy's blocks are all checked now ([`SectorFile::check_whole`]):
-    /// the copy has just read every byte, and when all are good its cells are then read
-    /// without a check each; a damaged block fails as it is read, as the file's would.
-    ///
-    /// # Errors
-    /// `Error::Memory` when the copy's memory cannot be mapped, `Error::Io` when the file's
-    /// handle cannot be duplicated.
-    pub(crate) fn in_huge_pages(self: &Arc<Self>) -> Result<Arc<SectorFile>, Error> {
-        let Payload::Mapped(map) = &self.source else {
-            return Ok(self.clone());
-        };
-        let copy = huge_page_copy(map)?;
-        // The handle is duplicated, not reopened: the shared lock held on the file's open
-        // description holds for the copy too.
-        let file = self
-            .file
-            .try_clone()
-            .map_err(|e| Error::io(&self.path, e))?;
-        let header = self.header.clone();
-        let mut copy = SectorFile::new(&self.path, header, file, Payload::Mapped(copy));
-        copy.check_whole();
-        Ok(Arc::new(copy))
-    }
-
-    /// Opens a sector file as [`SectorFile::open`] does, to be read block by block into
-    /// `cache` (with `pread`, never mapped): for long-running readers, which a file truncated
-    /// or replaced in place under them must not bring down.
+    /// Opens the sector file at `path` of `files` as [`SectorFile::open`] does: mapped where
+    /// `files` can map it, else read whole into memory.
     ///
     /// # Errors
     /// As [`SectorFile::open`].
-    pub fn open_read(
+    pub(crate) fn open_in(
+        files: &dyn Files,
         path: &Path,
         variant: &Variant,
         sector: Sector,
         slots: u64,
-        cache: Arc<BlockCache>,
     ) -> Result<SectorFile, Error> {
-        let (file, header) = open_checked(path, variant, sector, slots)?;
-        let mut region = vec![0u8; (header.payload_offset() - HEADER_SIZE) as usize];
-        read_exact_at(&file, &mut region, HEADER_SIZE).map_err(|e| Error::io(path, e))?;
-        if xxh3_64(&region) != header.table_checksum {
+        let (keep, bytes) = match files.map(path) {
+            Some(mapped) => {
+                let (source, map) = mapped?;
+                (source, InPlace::Mapped(map))
+            }
+            None => {
+                let source = files.open(path)?;
+                let len = source.size().map_err(|e| Error::io(path, e))?;
+                let mut bytes = vec![0u8; len as usize];
+                source
+                    .read_at(&mut bytes, 0)
+                    .map_err(|e| Error::io(path, e))?;
+                (source, InPlace::Memory(bytes))
+            }
+        };
+        // The length is checked here, against the source, before any cell is read.
+        let header = open_checked(&*keep, path, variant, sector, slots)?;
+        let payload = header.payload_offset() as usize;
+        if bytes.len() < payload
+            || xxh3_64(&bytes[HEADER_SIZE as usize..payload]) != header.table_checksum
+        {
             return Err(Error::damaged(path, Damage::TableChecksum));
         }
-        let table = region
-            .chunks_exact(8)
-            .take(header.block_count() as usize)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
-            .collect();
-        let id = cache.file_id();
-        let source = Payload::Read { table, cache, id };
-        Ok(SectorFile::new(path, header, file, source))
+        Ok(SectorFile::new(
+            path,
+            header,
+            Some(keep),
+            bytes,
+            payload,
+            BLOCK_UNCHECKED,
+        ))
     }
 
-    /// Opens a sector's compact tables (`SECTOR.wdl` and `SECTOR.dtm` in the rule-set folder
-    /// `dir`), to be read position by position through `cache`; with `whole`, decodes them
-    /// into memory at once instead, every block checked, for the proof's rows.
+    /// A sector's cells decoded whole into memory (from its compact tables, every block
+    /// checked as it was decoded), under the header that describes them.
+    pub(crate) fn from_cells(path: &Path, header: Header, cells: Vec<u8>) -> SectorFile {
+        SectorFile::new(path, header, None, InPlace::Memory(cells), 0, BLOCK_GOOD)
+    }
+
+    /// This mapped file copied into anonymous memory backed by huge pages where the kernel
+    /// has them, for a solver that reads its cells at random (see [`huge_page_copy`]); cells
+    /// in memory as they are. The copy's blocks are all checked now
+    /// ([`SectorFile::check_whole`]): the copy has just read every byte, and when all are good
+    /// its cells are then read without a check each; a damaged block fails as it is read, as
+    /// the file's would.
     ///
     /// # Errors
-    /// As a table file's opening: `Error::Io`, `Error::Foreign` for another variant, rule set,
-    /// board or sector, `Error::Damaged` for a failed checksum, a bad field or a wrong length;
-    /// with `whole`, the first damaged block.
-    pub fn open_tables(
-        dir: &Path,
-        variant: &Variant,
-        index: SectorIndex,
-        cache: Arc<BlockCache>,
-        whole: bool,
-    ) -> Result<SectorFile, Error> {
-        let tables = SectorTables::open(dir, variant, index, cache)?;
-        let header = tables.header();
-        let path = tables.path().to_path_buf();
-        let file = open_regular(&path)?;
-        if !whole {
-            return Ok(SectorFile::new(
-                &path,
-                header,
-                file,
-                Payload::Tables(Box::new(tables)),
-            ));
-        }
-        let cells = tables.materialize()?;
-        Ok(SectorFile::new(&path, header, file, Payload::Memory(cells)))
+    /// `Error::Memory` when the copy's memory cannot be mapped.
+    pub(crate) fn in_huge_pages(self: &Arc<Self>) -> Result<Arc<SectorFile>, Error> {
+        let InPlace::Mapped(map) = &self.bytes else {
+            return Ok(self.clone());
+        };
+        let copy = huge_page_copy(map)?;
+        // The file stays open (and its shared lock held) as long as the copy lives.
+        let (path, header) = (&self.path, self.header.clone());
+        let keep = self.keep.clone();
+        let mut copy = SectorFile::new(
+            path,
+            header,
+            keep,
+            InPlace::Mapped(copy),
+            self.payload,
+            BLOCK_UNCHECKED,
+        );
+        copy.check_whole();
+        Ok(Arc::new(copy))
     }
 
-    fn new(path: &Path, header: Header, file: File, source: Payload) -> SectorFile {
-        let in_memory = matches!(source, Payload::Memory(_));
-        let state = if in_memory {
-            BLOCK_GOOD
-        } else {
-            BLOCK_UNCHECKED
-        };
+    fn new(
+        path: &Path,
+        header: Header,
+        keep: Option<Arc<dyn Source>>,
+        bytes: InPlace,
+        payload: usize,
+        state: u8,
+    ) -> SectorFile {
         SectorFile {
             path: path.to_path_buf(),
             block_shift: header.block_size.trailing_zeros(),
-            payload: if in_memory {
-                0
-            } else {
-                header.payload_offset() as usize
-            },
+            payload,
             blocks: (0..header.block_count())
                 .map(|_| AtomicU8::new(state))
                 .collect(),
             whole: false,
             header,
-            file,
-            source,
+            keep,
+            bytes,
         }
-    }
-
-    /// The bytes of a mapped file, or of cells in memory: the solver and the proof read rows
-    /// of cells in place.
-    ///
-    /// # Panics
-    /// When the file was opened to be read block by block ([`SectorFile::open_read`]) or from
-    /// tables position by position: such files answer probes, never the solver's or the
-    /// proof's rows.
-    #[inline]
-    fn map(&self) -> &[u8] {
-        match &self.source {
-            Payload::Mapped(map) => map,
-            Payload::Memory(cells) => cells,
-            Payload::Read { .. } | Payload::Tables(_) => {
-                panic!("rows of cells are read from mapped sector files only")
-            }
-        }
-    }
-
-    /// The bytes of payload block `b`, read with `pread`; a file shorter than its header
-    /// promises is damage, named with its length now.
-    fn read_block(&self, b: u64) -> Result<Vec<u8>, Error> {
-        let size = self.header.block_size as u64;
-        let start = b * size;
-        let end = (start + size).min(self.header.payload_len());
-        let mut bytes = vec![0u8; (end - start) as usize];
-        match read_exact_at(&self.file, &mut bytes, self.payload as u64 + start) {
-            Ok(()) => Ok(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                let len = self
-                    .file
-                    .metadata()
-                    .map_err(|e| Error::io(&self.path, e))?
-                    .len();
-                let expected = self.header.payload_offset() + self.header.payload_len();
-                Err(Error::damaged(&self.path, Damage::Length { len, expected }))
-            }
-            Err(e) => Err(Error::io(&self.path, e)),
-        }
-    }
-
-    /// Block `b` of a file read block by block: from the cache, or read and checked.
-    fn cached_block(&self, b: u64) -> Result<Arc<[u8]>, Error> {
-        let Payload::Read { table, cache, id } = &self.source else {
-            unreachable!("only files read block by block cache their blocks");
-        };
-        if let Some(block) = cache.get((*id, b)) {
-            return Ok(block);
-        }
-        let bytes = self.read_block(b)?;
-        if xxh3_64(&bytes) != table[b as usize] {
-            return Err(self.block_error(b));
-        }
-        let block: Arc<[u8]> = bytes.into();
-        cache.insert((*id, b), block.clone());
-        Ok(block)
     }
 
     /// The header.
@@ -282,21 +203,12 @@ impl SectorFile {
 
     /// Whether block `b`'s bytes match its checksum in the table.
     fn block_ok(&self, b: u64) -> bool {
-        match &self.source {
-            Payload::Mapped(map) => {
-                let size = self.header.block_size as u64;
-                let start = b * size;
-                let end = (start + size).min(self.header.payload_len());
-                let bytes = &map[self.payload + start as usize..self.payload + end as usize];
-                let at = HEADER_SIZE as usize + 8 * b as usize;
-                xxh3_64(bytes) == u64::from_le_bytes(map[at..at + 8].try_into().unwrap())
-            }
-            Payload::Read { table, .. } => self
-                .read_block(b)
-                .is_ok_and(|bytes| xxh3_64(&bytes) == table[b as usize]),
-            // Decoded whole, every table block checked; tables check their blocks as read.
-            Payload::Memory(_) | Payload::Tables(_) => true,
-        }
+        let size = self.header.block_size as u64;
+        let start = b * size;
+        let end = (start + size).min(self.header.payload_len());
+        let bytes = &self.bytes[self.payload + start as usize..self.payload + end as usize];
+        let at = HEADER_SIZE as usize + 8 * b as usize;
+        xxh3_64(bytes) == u64::from_le_bytes(self.bytes[at..at + 8].try_into().unwrap())
     }
 
     /// Checks block `b` unless it was checked already.
@@ -305,10 +217,6 @@ impl SectorFile {
     /// `Error::Damaged` naming the file and the block when its checksum fails.
     #[inline]
     pub(crate) fn check_block(&self, b: u64) -> Result<(), Error> {
-        if let Payload::Read { .. } = self.source {
-            // Nothing is remembered of a file read block by block: it may be whole again.
-            return self.cached_block(b).map(|_| ());
-        }
         let state = &self.blocks[b as usize];
         let mut s = state.load(Relaxed);
         if s == BLOCK_UNCHECKED {
@@ -336,11 +244,10 @@ impl SectorFile {
     }
 
     /// Checks every block now (in parallel): when all are good, [`SectorFile::cell_in_whole`]
-    /// reads a mapped file's cells in place, without a check each; a damaged block stays
-    /// marked, and reading it fails as [`SectorFile::cell`] does.
+    /// reads the cells in place, without a check each; a damaged block stays marked, and
+    /// reading it fails as [`SectorFile::cell`] does.
     fn check_whole(&mut self) {
-        let good = self.check_all_blocks().is_empty();
-        self.whole = good && matches!(self.source, Payload::Mapped(_) | Payload::Memory(_));
+        self.whole = self.check_all_blocks().is_empty();
     }
 
     /// The cell of `slot` as [`SectorFile::cell`] reads it, but in place, without a look at
@@ -359,37 +266,9 @@ impl SectorFile {
         }
     }
 
-    /// Every damaged block, as errors naming the file and the block (both files of tables).
-    pub fn faults(&self) -> Vec<Error> {
-        match &self.source {
-            Payload::Tables(t) => t.faults(),
-            _ => self
-                .check_all_blocks()
-                .into_iter()
-                .map(|b| self.block_error(b))
-                .collect(),
-        }
-    }
-
-    /// The blocks and the bytes of values on disk (both files of tables, compressed).
-    pub fn sizes(&self) -> (u64, u64) {
-        match &self.source {
-            Payload::Tables(t) => t.sizes(),
-            _ => (self.header.block_count(), self.header.payload_len()),
-        }
-    }
-
     /// The error of a damaged block, naming file, block and slots.
     pub fn block_error(&self, b: u64) -> Error {
-        let per = self.header.block_size as u64 / self.header.cell_width as u64;
-        Error::damaged(
-            &self.path,
-            Damage::Block {
-                block: b,
-                start: b * per,
-                end: ((b + 1) * per).min(self.header.slots),
-            },
-        )
+        block_error(&self.path, &self.header, b)
     }
 
     /// The cell of `slot` (`None` for an unused slot), its block checked on first read.
@@ -398,57 +277,8 @@ impl SectorFile {
     /// `Error::Damaged` when the block holding it fails its checksum.
     #[inline]
     pub fn cell(&self, slot: u64) -> Result<Cell, Error> {
-        self.cell_of(slot, None)
-    }
-
-    /// The cell of `slot`, which holds `pos` when the caller knows it (tables read a
-    /// position's context from it instead of unranking the slot).
-    ///
-    /// # Errors
-    /// As [`SectorFile::cell`].
-    #[inline]
-    pub fn cell_of(&self, slot: u64, pos: Option<&Position>) -> Result<Cell, Error> {
-        if let Payload::Tables(t) = &self.source {
-            return t.cell(slot, pos);
-        }
-        let b = self.block_of(slot);
-        if let Payload::Read { cache, id, .. } = &self.source {
-            let w = self.header.cell_width as usize;
-            let at = slot as usize * w - ((b as usize) << self.block_shift);
-            let code = |block: &[u8]| {
-                if w == 1 {
-                    block[at] as u16
-                } else {
-                    u16::from_le_bytes([block[at], block[at + 1]])
-                }
-            };
-            let code = match cache.read((*id, b), code) {
-                Some(c) => c,
-                None => code(&self.cached_block(b)?),
-            };
-            return Ok(decode_code(code, self.header.cell_width));
-        }
-        self.check_block(b)?;
+        self.check_block(self.block_of(slot))?;
         Ok(self.cell_unchecked(slot))
-    }
-
-    /// Win, draw or loss of `slot`, which holds `pos`: from tables, only the win/draw/loss
-    /// file is read.
-    ///
-    /// # Errors
-    /// As [`SectorFile::cell`]; `Error::Damaged` when the slot is marked unused.
-    #[inline]
-    pub fn outcome_of(&self, slot: u64, pos: &Position) -> Result<Outcome, Error> {
-        if let Payload::Tables(t) = &self.source {
-            return Ok(match t.wdl_of(slot, pos)? {
-                0 => Outcome::Draw,
-                1 => Outcome::Win,
-                _ => Outcome::Loss,
-            });
-        }
-        self.cell_of(slot, Some(pos))?
-            .map(Value::outcome)
-            .ok_or_else(|| Error::damaged(&self.path, Damage::UnusedSlot { slot }))
     }
 
     /// The cells of `start..start + len` without checking their blocks: for `verify`, which
@@ -458,7 +288,7 @@ impl SectorFile {
         let w = self.header.cell_width as usize;
         let at = self.payload + start as usize * w;
         Row {
-            bytes: &self.map()[at..at + len as usize * w],
+            bytes: &self.bytes[at..at + len as usize * w],
             wide: w == 2,
         }
     }
@@ -481,7 +311,7 @@ impl SectorFile {
     /// Asks for the line holding `slot`'s cell ahead of a read (a hint only).
     #[inline]
     pub(crate) fn prefetch(&self, slot: u64) {
-        if let Payload::Mapped(map) = &self.source {
+        if let InPlace::Mapped(map) = &self.bytes {
             let at = self.payload + (slot * self.header.cell_width as u64) as usize;
             if let Some(byte) = map.get(at) {
                 prefetch(byte);
@@ -500,7 +330,7 @@ impl SectorFile {
     /// [`SectorFile::cell_unchecked`] reads it.
     #[inline]
     pub(crate) fn code_unchecked(&self, slot: u64) -> u16 {
-        let (map, at) = (self.map(), self.payload);
+        let (map, at) = (&*self.bytes, self.payload);
         if self.header.cell_width == 1 {
             map[at + slot as usize] as u16
         } else {
@@ -510,32 +340,72 @@ impl SectorFile {
     }
 }
 
-/// Opens a sector file and checks everything but its block table: the header against what
-/// the file must hold, and the file's length against the header.
-fn open_checked(
+impl SectorValues for SectorFile {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn stats(&self) -> SectorStats {
+        self.header.stats
+    }
+
+    fn database_checksum(&self) -> u64 {
+        self.header.checksum
+    }
+
+    #[inline]
+    fn cell_of(&self, slot: u64, _pos: Option<&Position>) -> Result<Cell, Error> {
+        self.cell(slot)
+    }
+
+    fn faults(&self) -> Vec<Error> {
+        self.check_all_blocks()
+            .into_iter()
+            .map(|b| self.block_error(b))
+            .collect()
+    }
+
+    fn sizes(&self) -> (u64, u64) {
+        (self.header.block_count(), self.header.payload_len())
+    }
+}
+
+/// The error of damaged block `b` of the sector file at `path`, naming the file, the block
+/// and its slots.
+pub(super) fn block_error(path: &Path, header: &Header, b: u64) -> Error {
+    let per = header.block_size as u64 / header.cell_width as u64;
+    Error::damaged(
+        path,
+        Damage::Block {
+            block: b,
+            start: b * per,
+            end: ((b + 1) * per).min(header.slots),
+        },
+    )
+}
+
+/// Checks everything of the sector file `source` (named `path` in messages) but its block
+/// table: the header against what the file must hold, and the file's length against the
+/// header.
+pub(super) fn open_checked(
+    source: &dyn Source,
     path: &Path,
     variant: &Variant,
     sector: Sector,
     slots: u64,
-) -> Result<(File, Header), Error> {
-    let (file, len, head) = read_head(path)?;
+) -> Result<Header, Error> {
+    let len = source.size().map_err(|e| Error::io(path, e))?;
+    let mut head = vec![0u8; HEADER_SIZE.min(len) as usize];
+    source
+        .read_at(&mut head, 0)
+        .map_err(|e| Error::io(path, e))?;
     let header = check_head(path, &head, len, variant, sector)?;
     check_header(path, &header, variant, sector, slots)?;
     let expected = header.payload_offset() + header.payload_len();
     if len != expected {
         return Err(Error::damaged(path, Damage::Length { len, expected }));
     }
-    Ok((file, header))
-}
-
-/// Opens a regular file under a shared lock ([`open_regular`](super::regular::open_regular)), and reads its length and its
-/// header region (less when shorter).
-fn read_head(path: &Path) -> Result<(File, u64, Vec<u8>), Error> {
-    let mut file = open_regular(path)?;
-    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    let mut head = vec![0u8; HEADER_SIZE.min(len) as usize];
-    file.read_exact(&mut head).map_err(|e| Error::io(path, e))?;
-    Ok((file, len, head))
+    Ok(header)
 }
 
 /// The header of a file of `len` bytes whose header region is `head`: magic, version and

@@ -1,6 +1,7 @@
 //! Storage: sector files (format, the one value codec, reading, writing, locks), database
 //! folders, and compact tables (their format, context model and reading).
 
+mod blocks;
 mod cache;
 mod codec;
 mod db;
@@ -11,10 +12,11 @@ mod model;
 mod planned;
 mod regular;
 mod sector_tables;
+mod source;
 mod table;
+mod values;
 mod write;
 
-pub(crate) use cache::BlockCache;
 pub use codec::Cell;
 pub(crate) use codec::{encode_cell, width_for_depth, Key, Keys, Proved};
 #[cfg(test)]
@@ -30,8 +32,11 @@ pub use format::SectorStats;
 pub(crate) use lock::UnitLock;
 pub(crate) use model::{context, orders, rank_of, CONTEXTS};
 pub(crate) use sector_tables::table_path;
+pub use sector_tables::SectorTables;
 pub(crate) use sector_tables::{depth_symbol, wdl_symbol};
+pub use source::{Bytes, Disk, Files, InMemory, Mapped, Source};
 pub(crate) use table::{pack, HEAD as TABLE_HEAD};
 pub(crate) use table::{read_table_header, Model, TableHeader, TableKind};
+pub use values::SectorValues;
 pub use write::remove_temporary_files;
 pub(crate) use write::{write_sector, write_whole};

@@ -3,9 +3,6 @@
 //! checked itself (its checksum, every line a sector some game reaches), because a folder
 //! whose record is lost or garbled cannot prove that it is complete.
 
-use std::fs;
-use std::path::Path;
-
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::rules::Variant;
@@ -32,10 +29,10 @@ pub(super) struct Record {
     pub(super) exists: bool,
 }
 
-/// Reads the record in the rule-set folder `dir`. Never fails: what cannot be read or parsed
+/// Reads the record from its file's `bytes` (as read). Never fails: what cannot be read or parsed
 /// is the record's fault, and the sectors that can be read are kept.
-pub(super) fn read(dir: &Path, variant: &Variant) -> Record {
-    let bytes = match fs::read(dir.join(FILE)) {
+pub(super) fn read(bytes: std::io::Result<Vec<u8>>, variant: &Variant) -> Record {
+    let bytes = match bytes {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Record::default(),
         Err(e) => {
@@ -111,22 +108,14 @@ pub(super) fn text(sectors: &[Sector]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn six() -> Variant {
         Variant::by_name("six").expect("six")
     }
 
     fn read_text(text: &[u8]) -> Record {
-        let dir = std::env::temp_dir().join(format!(
-            "morris-planned-{}-{}",
-            std::process::id(),
-            xxh3_64(text)
-        ));
-        fs::create_dir_all(&dir).expect("temporary folder");
-        fs::write(dir.join(FILE), text).expect("write");
-        let r = read(&dir, &six());
-        let _ = fs::remove_dir_all(&dir);
-        r
+        read(Ok(text.to_vec()), &six())
     }
 
     #[test]
@@ -168,7 +157,7 @@ mod tests {
             impossible.sectors,
             vec!["3-3-0-0".parse::<Sector>().expect("sector")]
         );
-        let absent = read(Path::new("/nonexistent/morris"), &six());
+        let absent = read(fs::read("/nonexistent/morris/planned"), &six());
         assert_eq!((absent.exists, absent.fault), (false, None));
     }
 }

@@ -8,11 +8,14 @@ use rayon::prelude::*;
 
 use super::cache::BlockCache;
 use super::codec::{encode_cell, width_for_depth, Cell};
-use super::format::Header;
+use super::file::SectorFile;
+use super::format::{Header, SectorStats};
 use super::model::{context, symbol_of};
+use super::source::Files;
 use super::table::{unpack, TableFile, TableKind};
+use super::values::SectorValues;
 use crate::error::{Damage, Error};
-use crate::rules::{Position, Value, Variant};
+use crate::rules::{Outcome, Position, Value, Variant};
 use crate::space::{Sector, SectorIndex};
 
 /// The path of `sector`'s table of `kind` in the rule-set folder `dir`.
@@ -47,9 +50,10 @@ pub(crate) fn depth_symbol(value: Value) -> u16 {
     (value.depth().unwrap_or(0) >> 1) as u16
 }
 
-/// One sector's two table files, opened and checked against each other.
+/// One sector's two table files, opened and checked against each other, read position by
+/// position through a cache of decoded blocks.
 #[derive(Debug)]
-pub(crate) struct SectorTables {
+pub struct SectorTables {
     wdl: TableFile,
     depth: TableFile,
     index: SectorIndex,
@@ -57,12 +61,13 @@ pub(crate) struct SectorTables {
 }
 
 impl SectorTables {
-    /// Opens `sector`'s tables in the rule-set folder `dir`.
+    /// Opens `sector`'s tables in the rule-set folder `dir` of `files`.
     ///
     /// # Errors
     /// As [`TableFile::open`]; `Error::Damaged` when the two files were not built from the
     /// same database file.
     pub(crate) fn open(
+        files: &dyn Files,
         dir: &Path,
         variant: &Variant,
         index: SectorIndex,
@@ -71,7 +76,15 @@ impl SectorTables {
         let sector = index.sector();
         let open = |kind| {
             let path = table_path(dir, sector, kind);
-            TableFile::open(&path, variant, sector, kind, index.size(), cache.clone())
+            TableFile::open(
+                files,
+                &path,
+                variant,
+                sector,
+                kind,
+                index.size(),
+                cache.clone(),
+            )
         };
         let (wdl, depth) = (open(TableKind::Wdl)?, open(TableKind::Depth)?);
         let (w, d) = (wdl.header(), depth.header());
@@ -95,14 +108,10 @@ impl SectorTables {
         })
     }
 
-    /// The path named for the sector (its win/draw/loss table).
-    pub(crate) fn path(&self) -> &Path {
-        self.wdl.path()
-    }
-
-    /// A database header standing for the tables: the statistics, and the checksum of the
-    /// database file they were built from (so that `stats` answers as from the database).
-    pub(crate) fn header(&self) -> Header {
+    /// The header of the database file the tables were built from, as far as the tables
+    /// know it: the statistics, the cell width and the checksum; for their cells decoded
+    /// whole ([`SectorTables::decoded`]).
+    fn header(&self) -> Header {
         let w = self.wdl.header();
         let mut h = Header::new(&self.variant, self.index.sector(), self.index.size());
         h.stats = w.stats;
@@ -149,22 +158,18 @@ impl SectorTables {
         Ok(symbol_of(order, self.wdl.symbol(slot)? as u8))
     }
 
-    /// Every block of both files that fails its checksum, as errors naming file and block.
-    pub(crate) fn faults(&self) -> Vec<Error> {
-        let wdl = self.wdl.check_all_blocks().into_iter();
-        let depth = self.depth.check_all_blocks().into_iter();
-        wdl.map(|b| self.wdl.block_error(b))
-            .chain(depth.map(|b| self.depth.block_error(b)))
-            .collect()
-    }
-
-    /// Blocks and compressed bytes of both files.
-    pub(crate) fn sizes(&self) -> (u64, u64) {
-        let (w, d) = (self.wdl.header(), self.depth.header());
-        (
-            w.blocks + d.blocks,
-            self.wdl.data_len() + self.depth.data_len(),
-        )
+    /// The sector's cells decoded whole into memory, every block checked, as the solver
+    /// and the proof read them in rows.
+    ///
+    /// # Errors
+    /// The first damaged block met.
+    pub(crate) fn decoded(&self) -> Result<SectorFile, Error> {
+        let cells = self.materialize()?;
+        Ok(SectorFile::from_cells(
+            self.wdl.path(),
+            self.header(),
+            cells,
+        ))
     }
 
     /// Every cell of the sector in the database's codec, `width` bytes each (the width of
@@ -172,7 +177,7 @@ impl SectorTables {
     ///
     /// # Errors
     /// The first damaged block met.
-    pub(crate) fn materialize(&self) -> Result<Vec<u8>, Error> {
+    fn materialize(&self) -> Result<Vec<u8>, Error> {
         let width = width_for_depth(self.wdl.header().stats.max_depth) as usize;
         let per = self.wdl.header().block_positions as usize;
         let mut cells = vec![0u8; self.index.size() as usize * width];
@@ -219,5 +224,55 @@ impl SectorTables {
             encode_cell(Some(value_of_symbols(w, d)), cell_out);
         });
         fault.map_or(Ok(()), Err)
+    }
+}
+
+impl SectorValues for SectorTables {
+    fn path(&self) -> &Path {
+        self.wdl.path()
+    }
+
+    fn stats(&self) -> SectorStats {
+        self.wdl.header().stats
+    }
+
+    fn database_checksum(&self) -> u64 {
+        self.wdl.header().source_checksum
+    }
+
+    #[inline]
+    fn cell_of(&self, slot: u64, pos: Option<&Position>) -> Result<Cell, Error> {
+        self.cell(slot, pos)
+    }
+
+    #[inline]
+    fn outcome_of(&self, slot: u64, pos: &Position) -> Result<Outcome, Error> {
+        Ok(match self.wdl_of(slot, pos)? {
+            0 => Outcome::Draw,
+            1 => Outcome::Win,
+            _ => Outcome::Loss,
+        })
+    }
+
+    /// Every block of both files that fails its checksum, as errors naming file and block.
+    fn faults(&self) -> Vec<Error> {
+        let wdl = self.wdl.check_all_blocks().into_iter();
+        let depth = self.depth.check_all_blocks().into_iter();
+        wdl.map(|b| self.wdl.block_error(b))
+            .chain(depth.map(|b| self.depth.block_error(b)))
+            .collect()
+    }
+
+    fn file_count(&self) -> u64 {
+        2
+    }
+
+    /// Blocks and compressed bytes of both files.
+    fn sizes(&self) -> (u64, u64) {
+        let (w, d) = (self.wdl.header(), self.depth.header());
+        (
+            w.blocks + d.blocks,
+            self.wdl.data_len() + self.depth.data_len(),
+        )
     }
 }

@@ -51,7 +51,6 @@
 //! whatever compresses best: the builder repeats the symbol before them.
 
 use std::cell::RefCell;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -61,7 +60,7 @@ use zstd::zstd_safe::{DCtx, DDict};
 use super::cache::BlockCache;
 use super::format::{board_lines, SectorStats};
 use super::model::{order_is_valid, CONTEXTS, IDENTITY};
-use super::regular::read_exact_at;
+use super::source::{Disk, Files, Source};
 use crate::error::{Damage, Error, Foreign};
 use crate::rules::{Flying, FullBoard, NoMove, Phases, Removal, RuleSwitch, Rules, Variant};
 use crate::space::Sector;
@@ -414,10 +413,10 @@ thread_local! {
 }
 
 /// One table file, opened: its header, dictionary and block index checked, its blocks read
-/// with `pread` and checked as they are needed (never mapped).
+/// from its [`Source`] and checked as they are needed (never mapped).
 pub(crate) struct TableFile {
     path: PathBuf,
-    file: File,
+    source: Arc<dyn Source>,
     header: TableHeader,
     /// Per block: its offset from the data offset and its checksum.
     index: Vec<(u64, u64)>,
@@ -437,13 +436,14 @@ impl std::fmt::Debug for TableFile {
 }
 
 impl TableFile {
-    /// Opens the table of `kind` of `sector` at `path` and checks it holds what is asked for:
-    /// the variant, rule set (by its id and checksum), board, sector and slot count.
+    /// Opens the table of `kind` of `sector` at `path` of `files` and checks it holds what is
+    /// asked for: the variant, rule set (by its id and checksum), board, sector and slot count.
     ///
     /// # Errors
     /// `Error::Io`, `Error::Foreign` for another variant, rule set, board or sector,
     /// `Error::Damaged` for a failed checksum, a bad field or a wrong length.
     pub(crate) fn open(
+        files: &dyn Files,
         path: &Path,
         variant: &Variant,
         sector: Sector,
@@ -451,17 +451,19 @@ impl TableFile {
         slots: u64,
         cache: Arc<BlockCache>,
     ) -> Result<TableFile, Error> {
-        let (file, head) = read_head(path)?;
+        let (source, head) = read_head(files, path)?;
         let header =
             TableHeader::decode(&head).map_err(|why| Error::damaged(path, Damage::Header(why)))?;
         check_holds(path, &header, variant, sector, kind, slots)?;
-        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        let len = source.size().map_err(|e| Error::io(path, e))?;
         if header.file_len != len {
             let expected = header.file_len;
             return Err(Error::damaged(path, Damage::Length { len, expected }));
         }
         let mut region = vec![0u8; (header.data_at - HEAD as u64) as usize];
-        read_exact_at(&file, &mut region, HEAD as u64).map_err(|e| Error::io(path, e))?;
+        source
+            .read_at(&mut region, HEAD as u64)
+            .map_err(|e| Error::io(path, e))?;
         if xxh3_64(&region) != header.index_checksum {
             return Err(Error::damaged(path, Damage::TableChecksum));
         }
@@ -486,7 +488,7 @@ impl TableFile {
         };
         Ok(TableFile {
             path: path.to_path_buf(),
-            file,
+            source,
             header,
             index,
             dict,
@@ -513,14 +515,10 @@ impl TableFile {
             .get(b as usize + 1)
             .map_or(self.header.file_len - self.header.data_at, |e| e.0);
         let mut bytes = vec![0u8; (end - start) as usize];
-        match read_exact_at(&self.file, &mut bytes, self.header.data_at + start) {
+        match self.source.read_at(&mut bytes, self.header.data_at + start) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                let len = self
-                    .file
-                    .metadata()
-                    .map_err(|e| Error::io(&self.path, e))?
-                    .len();
+                let len = self.source.size().map_err(|e| Error::io(&self.path, e))?;
                 let expected = self.header.file_len;
                 return Err(Error::damaged(&self.path, Damage::Length { len, expected }));
             }
@@ -643,15 +641,16 @@ pub(crate) fn pack(symbols: &[u16], bits: u8) -> Vec<u8> {
     }
 }
 
-/// Opens a table file (a regular file only) and reads its checked header region.
-fn read_head(path: &Path) -> Result<(File, Vec<u8>), Error> {
-    let file = super::regular::open_regular(path)?;
-    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+/// Opens the table file at `path` of `files` (on disk, a regular file only) and reads its
+/// checked header region.
+fn read_head(files: &dyn Files, path: &Path) -> Result<(Arc<dyn Source>, Vec<u8>), Error> {
+    let file = files.open(path)?;
+    let len = file.size().map_err(|e| Error::io(path, e))?;
     if len < HEAD as u64 {
         return Err(Error::damaged(path, Damage::ShortHeader { len }));
     }
     let mut head = vec![0u8; HEAD];
-    read_exact_at(&file, &mut head, 0).map_err(|e| Error::io(path, e))?;
+    file.read_at(&mut head, 0).map_err(|e| Error::io(path, e))?;
     if &head[..8] != TABLE_MAGIC {
         return Err(Error::damaged(path, Damage::NotATableFile));
     }
@@ -667,7 +666,7 @@ fn read_head(path: &Path) -> Result<(File, Vec<u8>), Error> {
 /// # Errors
 /// As [`TableFile::open`].
 pub(crate) fn read_table_header(path: &Path) -> Result<TableHeader, Error> {
-    let (_, head) = read_head(path)?;
+    let (_, head) = read_head(&Disk, path)?;
     TableHeader::decode(&head).map_err(|why| Error::damaged(path, Damage::Header(why)))
 }
 

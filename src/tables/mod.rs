@@ -5,55 +5,15 @@ mod sector;
 
 use std::fs;
 use std::path::Path;
-use std::sync::Arc;
-
-use serde::Serialize;
 
 pub use sector::{build_sector, ModelChoice, Options};
 
 use crate::error::Error;
+use crate::progress::{go_on, Progress};
 use crate::space::Sector;
-use crate::store::{read_table_header, table_path, BlockCache, Database, SectorFile, TableKind};
+use crate::store::{read_table_header, table_path, Database, SectorValues, TableKind};
 
-/// What building one sector's tables came to.
-#[derive(Clone, Debug, Serialize)]
-pub struct SectorReport {
-    /// The sector, `W-B-WF-BF`.
-    pub sector: String,
-    /// Index slots.
-    pub slots: u64,
-    /// Positions (used slots).
-    pub positions: u64,
-    /// Bytes of the database's sector file.
-    pub database_bytes: u64,
-    /// Bytes of the win/draw/loss table.
-    pub wdl_bytes: u64,
-    /// Bytes of the depth table.
-    pub depth_bytes: u64,
-    /// The win/draw/loss model chosen: `none` or `contexts`.
-    pub model: &'static str,
-    /// The header checksums of the two files (16 hex digits each).
-    pub wdl_checksum: String,
-    /// See `wdl_checksum`.
-    pub depth_checksum: String,
-    /// Whether the tables were already built from the same database file (not rebuilt).
-    pub kept: bool,
-}
-
-/// Receives the builder's progress; the command line draws a bar from it.
-pub trait TablesProgress: Sync {
-    /// Building begins: `slots` index slots in all.
-    fn begin(&self, _slots: u64) {}
-    /// `n` more slots are done.
-    fn advance(&self, _n: u64) {}
-    /// A sector's tables are built (or were found built).
-    fn built(&self, _report: &SectorReport) {}
-    /// A sector's tables were found and failed their check (`fault`): they are rebuilt.
-    fn replaced(&self, _sector: Sector, _fault: &Error) {}
-}
-
-/// Reports nothing.
-impl TablesProgress for crate::Silent {}
+pub use crate::progress::SectorReport;
 
 /// Builds the tables of every solved sector of `db` into the folder `out` (a subfolder per
 /// rule set, as in the database), keeping tables already built from the same database
@@ -66,7 +26,7 @@ pub fn build_tables(
     db: &Database,
     out: &Path,
     options: &Options,
-    progress: &dyn TablesProgress,
+    progress: &dyn Progress,
 ) -> Result<Vec<SectorReport>, Error> {
     let sectors = db.present();
     if sectors.is_empty() {
@@ -75,12 +35,13 @@ pub fn build_tables(
     let tables = Database::tables(out, db.variant(), 0)?;
     fs::create_dir_all(tables.dir()).map_err(|e| Error::io(tables.dir(), e))?;
     remove_stale_temporaries(tables.dir());
-    progress.begin(sectors.iter().map(|&s| db.index(s).size()).sum());
+    progress.phase("tables", sectors.iter().map(|&s| db.index(s).size()).sum());
     // Recorded first, so that an interrupted run leaves a folder that `check --tables` can
     // show incomplete.
     tables.record_planned(db.expected().into_iter())?;
     let mut reports = Vec::with_capacity(sectors.len());
     for &s in &sectors {
+        go_on(progress)?;
         let report = match kept(db, &tables, s, progress)? {
             Some(report) => report,
             None => build_sector(db, s, tables.dir(), options, progress)?,
@@ -88,7 +49,7 @@ pub fn build_tables(
         if report.kept {
             progress.advance(report.slots);
         }
-        progress.built(&report);
+        progress.tables_built(&report);
         reports.push(report);
     }
     Ok(reports)
@@ -103,10 +64,10 @@ fn kept(
     db: &Database,
     tables: &Database,
     s: Sector,
-    progress: &dyn TablesProgress,
+    progress: &dyn Progress,
 ) -> Result<Option<SectorReport>, Error> {
     let file = db.sector(s)?;
-    let source = file.header().checksum;
+    let source = file.database_checksum();
     let (wdl_path, depth_path) = (
         table_path(tables.dir(), s, TableKind::Wdl),
         table_path(tables.dir(), s, TableKind::Depth),
@@ -115,27 +76,22 @@ fn kept(
         return Ok(None);
     }
     let slots = db.index(s).size();
-    let checked = SectorFile::open_tables(
-        tables.dir(),
-        db.variant(),
-        db.index(s),
-        Arc::new(BlockCache::new(0)),
-        false,
-    )
-    .and_then(|t| match t.faults().into_iter().next() {
-        Some(fault) => Err(fault),
-        None => Ok(t),
-    });
+    let checked = tables
+        .open_tables(s)
+        .and_then(|t| match t.faults().into_iter().next() {
+            Some(fault) => Err(fault),
+            None => Ok(t),
+        });
     let t = match checked {
         Ok(t) => t,
         Err(fault) => {
-            progress.replaced(s, &fault);
+            progress.tables_replaced(s, &fault);
             return Ok(None);
         }
     };
     // Tables sound in themselves but built from another database file: rebuilt, silently,
     // as the database changed under them.
-    if t.header().checksum != source {
+    if t.database_checksum() != source {
         return Ok(None);
     }
     let (w, d) = (

@@ -11,8 +11,9 @@ use zstd::bulk::Compressor;
 use zstd::dict::EncoderDictionary;
 use zstd::zstd_safe::CParameter;
 
-use super::{SectorReport, TablesProgress};
+use super::SectorReport;
 use crate::error::{Damage, Error};
+use crate::progress::{go_on, Progress};
 use crate::rules::Variant;
 use crate::space::{Sector, SectorIndex};
 use crate::store::{
@@ -108,9 +109,9 @@ pub fn build_sector(
     sector: Sector,
     dir: &Path,
     options: &Options,
-    progress: &dyn TablesProgress,
+    progress: &dyn Progress,
 ) -> Result<SectorReport, Error> {
-    let file = db.sector(sector)?;
+    let file = db.rows(sector)?;
     let index = db.index(sector);
     let max_depth = file.header().stats.max_depth;
     let wdl_log = options.wdl_block_log.clamp(2, 24);
@@ -308,7 +309,7 @@ impl Builder<'_> {
         model: &Model,
         wdl_dict: &[u8],
         depth_dict: &[u8],
-        progress: &dyn TablesProgress,
+        progress: &dyn Progress,
     ) -> Result<Vec<Compressed>, Error> {
         let o = self.options;
         let wdl_prepared = prepare(wdl_dict, o.wdl_level);
@@ -323,6 +324,8 @@ impl Builder<'_> {
                     )
                 },
                 |(wz, dz), c| {
+                    // Stopped on request: the rest is refused, and nothing is written.
+                    go_on(progress)?;
                     let chunk = self.chunk(c, contexts)?;
                     let wdl = wz.compress(&self.wdl_packed(&chunk, model));
                     let depth: Result<Vec<Vec<u8>>, _> = self

@@ -43,6 +43,9 @@ pub struct Report {
     pub fault_count: u64,
     /// Sectors not recomputed because their proof record still held (`resume`).
     pub skipped: usize,
+    /// Whether the proof was stopped on request ([`Progress::cancelled`]) before every sector
+    /// was proved: the sectors counted were proved, the rest not.
+    pub cancelled: bool,
     /// The count of faults of each sector that has any, dependencies first: a sector's wrong
     /// values make its parents' values disagree with them, so the first sector listed is the
     /// one to look at first.
@@ -121,6 +124,10 @@ fn prove(
     };
     proof.check_blocks();
     for &s in sectors {
+        if progress.cancelled() {
+            proof.report.cancelled = true;
+            break;
+        }
         proof.prove_sector(s);
     }
     let mut report = proof.report;
@@ -151,7 +158,7 @@ fn dependencies_first(db: &Database, sectors: &[Sector]) -> Vec<Sector> {
 /// Opens the files of `sectors` and of every sector they depend on.
 fn open_files(db: &Database, sectors: &[Sector]) -> Files {
     let open = |s: Sector| -> Result<Arc<SectorFile>, Unusable> {
-        db.sector(s).map_err(|e| match e {
+        db.rows(s).map_err(|e| match e {
             Error::Missing(_) => Unusable {
                 why: format!("sector {s} is missing ({})", db.path(s).display()),
                 missing: Some(s),
@@ -281,6 +288,11 @@ impl Proof<'_> {
             self.generic,
             self.progress,
         );
+        if self.progress.cancelled() {
+            // Stopped half way: neither proved nor faulty.
+            self.report.sectors -= 1;
+            return;
+        }
         let found = self.faults.count - faults_before;
         self.progress
             .sector_checked(s, positions, children, found, clock.elapsed());
@@ -357,7 +369,7 @@ mod tests {
             let mut rng = 0x9E37_79B9_7F4A_7C15u64;
             for &s in &placing {
                 let path = db.path(s);
-                let payload = db.sector(s).unwrap().header().payload_offset() as usize;
+                let payload = db.rows(s).unwrap().header().payload_offset() as usize;
                 db.forget();
                 let mut bytes = std::fs::read(&path).unwrap();
                 for b in bytes[payload..].iter_mut().step_by(61) {

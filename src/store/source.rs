@@ -1,0 +1,236 @@
+//! Where a reader's bytes come from: a [`Source`] is one file's bytes read at offsets (a file
+//! on disk, bytes in memory, a caller's reader), and [`Files`] is the folder a
+//! [`Database`](super::Database) lists and opens them in (the disk, or files a caller holds).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::{self, File};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use memmap2::Mmap;
+
+use super::regular::{entry_exists, open_regular, read_exact_at};
+use crate::error::Error;
+
+/// One file's bytes, read at offsets by many threads at once.
+pub trait Source: Send + Sync + fmt::Debug {
+    /// The length in bytes now (a file may change under a long-running reader).
+    ///
+    /// # Errors
+    /// The source's, when its length cannot be learnt.
+    fn size(&self) -> io::Result<u64>;
+
+    /// Reads exactly `buf.len()` bytes at `offset`.
+    ///
+    /// # Errors
+    /// `UnexpectedEof` when the source ends first; the source's own otherwise.
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
+}
+
+/// A file mapped read-only, and its source, which holds what keeps the map valid (the open
+/// file, under its shared lock).
+pub type Mapped = (Arc<dyn Source>, Mmap);
+
+/// The files of database folders: where a database lists its folder and opens its files.
+pub trait Files: Send + Sync + fmt::Debug {
+    /// The names of the entries of the folder `dir`.
+    ///
+    /// # Errors
+    /// When the folder cannot be listed (`NotFound` when there is none).
+    fn list(&self, dir: &Path) -> io::Result<Vec<String>>;
+
+    /// Whether anything is at `path` (on disk, a dangling link included: opening it then says
+    /// what is wrong).
+    fn exists(&self, path: &Path) -> bool;
+
+    /// The whole of a small file (a record) at `path`.
+    ///
+    /// # Errors
+    /// `NotFound` when there is none; the read's error otherwise.
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
+
+    /// Opens the file at `path` for reading.
+    ///
+    /// # Errors
+    /// `Error::Io` when there is none or it cannot be opened.
+    fn open(&self, path: &Path) -> Result<Arc<dyn Source>, Error>;
+
+    /// The file at `path` mapped read-only, with its source (which holds what keeps the map
+    /// valid), where these files can be mapped; `None` where they cannot (a reader then reads
+    /// them whole into memory).
+    fn map(&self, _path: &Path) -> Option<Result<Mapped, Error>> {
+        None
+    }
+}
+
+/// The files on disk: regular files only, each opened under a shared lock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Disk;
+
+/// A regular file on disk, opened under a shared lock (held while it is open).
+#[derive(Debug)]
+struct DiskFile(File);
+
+impl Source for DiskFile {
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.0.metadata()?.len())
+    }
+
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        read_exact_at(&self.0, buf, offset)
+    }
+}
+
+impl Files for Disk {
+    fn list(&self, dir: &Path) -> io::Result<Vec<String>> {
+        Ok(fs::read_dir(dir)?
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect())
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        entry_exists(path)
+    }
+
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        fs::read(path)
+    }
+
+    fn open(&self, path: &Path) -> Result<Arc<dyn Source>, Error> {
+        Ok(Arc::new(DiskFile(open_regular(path)?)))
+    }
+
+    fn map(&self, path: &Path) -> Option<Result<Mapped, Error>> {
+        let opened = open_regular(path).and_then(|file| {
+            // SAFETY: the map is read-only and private to this process; the files are written
+            // once under a temporary name and renamed, never modified in place by this
+            // program. Another process truncating the file could fault a read, which no API
+            // can rule out for mapped files; readers check the length against the header
+            // before any cell is read.
+            #[allow(unsafe_code)]
+            let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+            Ok((Arc::new(DiskFile(file)) as Arc<dyn Source>, map))
+        });
+        Some(opened)
+    }
+}
+
+/// Bytes in memory, as one file.
+#[derive(Clone)]
+pub struct Bytes(Arc<[u8]>);
+
+impl fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Bytes({} bytes)", self.0.len())
+    }
+}
+
+impl Source for Bytes {
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.0.len() as u64)
+    }
+
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        match start
+            .checked_add(buf.len())
+            .and_then(|end| self.0.get(start..end))
+        {
+            Some(bytes) => {
+                buf.copy_from_slice(bytes);
+                Ok(())
+            }
+            None => Err(io::ErrorKind::UnexpectedEof.into()),
+        }
+    }
+}
+
+/// Files a caller holds in memory (fetched over a network, bundled with an app), each under
+/// the path a database looks for it at: `ROOT/<rule set>/<file name>`.
+#[derive(Clone, Debug, Default)]
+pub struct InMemory {
+    files: BTreeMap<PathBuf, Bytes>,
+}
+
+impl InMemory {
+    /// No files.
+    pub fn new() -> InMemory {
+        InMemory::default()
+    }
+
+    /// Adds (or replaces) the file at `path`.
+    pub fn insert(&mut self, path: impl Into<PathBuf>, bytes: impl Into<Arc<[u8]>>) {
+        self.files.insert(path.into(), Bytes(bytes.into()));
+    }
+}
+
+impl Files for InMemory {
+    fn list(&self, dir: &Path) -> io::Result<Vec<String>> {
+        let names: Vec<String> = self
+            .files
+            .keys()
+            .filter(|p| p.parent() == Some(dir))
+            .filter_map(|p| Some(p.file_name()?.to_str()?.to_string()))
+            .collect();
+        if names.is_empty() && !self.files.keys().any(|p| p.starts_with(dir)) {
+            return Err(io::ErrorKind::NotFound.into());
+        }
+        Ok(names)
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.files.contains_key(path)
+    }
+
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        match self.files.get(path) {
+            Some(bytes) => Ok(bytes.0.to_vec()),
+            None => Err(io::ErrorKind::NotFound.into()),
+        }
+    }
+
+    fn open(&self, path: &Path) -> Result<Arc<dyn Source>, Error> {
+        match self.files.get(path) {
+            Some(bytes) => Ok(Arc::new(bytes.clone())),
+            None => Err(Error::io(path, io::ErrorKind::NotFound.into())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_read_at_offsets_and_end_where_they_end() {
+        let b = Bytes((0u8..10).collect::<Vec<u8>>().into());
+        let mut buf = [0u8; 3];
+        b.read_at(&mut buf, 7).unwrap();
+        assert_eq!(buf, [7, 8, 9]);
+        let eof = b.read_at(&mut buf, 8).unwrap_err();
+        assert_eq!(eof.kind(), io::ErrorKind::UnexpectedEof);
+        assert!(b.read_at(&mut buf, u64::MAX).is_err());
+        assert_eq!(b.size().unwrap(), 10);
+    }
+
+    #[test]
+    fn files_in_memory_list_by_folder() {
+        let mut m = InMemory::new();
+        m.insert("root/set/a.wdl", vec![1u8, 2]);
+        m.insert("root/set/b.dtm", vec![3u8]);
+        m.insert("root/other/c.wdl", vec![4u8]);
+        let mut names = m.list(Path::new("root/set")).unwrap();
+        names.sort();
+        assert_eq!(names, ["a.wdl", "b.dtm"]);
+        assert!(m.list(Path::new("root")).unwrap().is_empty());
+        assert_eq!(
+            m.list(Path::new("elsewhere")).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+        assert!(m.exists(Path::new("root/set/a.wdl")));
+        assert!(m.open(Path::new("root/set/x.wdl")).is_err());
+    }
+}
