@@ -201,14 +201,14 @@ impl Database {
                 .iter()
                 .any(|n| n.ends_with(ext) && n.len() > ext.len())
             {
-                let (what, option) = match kind {
-                    Kind::Sectors => ("sector files", "--db"),
-                    Kind::Tables => ("table files", "--tables"),
+                let what = match kind {
+                    Kind::Sectors => "sector files",
+                    Kind::Tables => "table files",
                 };
                 return Err(Error::BadFolder {
                     path: root.to_path_buf(),
                     why: format!(
-                        "is a rule-set folder (it holds {what}); pass the folder above it to {option}"
+                        "is a rule-set folder (it holds {what}); pass the folder above it, which holds a folder per rule set"
                     ),
                 });
             }
