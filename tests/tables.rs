@@ -447,12 +447,9 @@ fn probes_alike(a: &Database, b: &Database, what: &str) -> u64 {
 /// The files of `folder` (one level of subfolders), in memory under the same paths.
 fn in_memory(folder: &Path) -> morris::store::InMemory {
     let mut files = morris::store::InMemory::new();
-    for entry in fs::read_dir(folder).unwrap() {
-        let path = entry.unwrap().path();
-        for file in fs::read_dir(&path).unwrap() {
-            let file = file.unwrap().path();
-            files.insert(file.clone(), fs::read(&file).unwrap());
-        }
+    for file in walk(folder) {
+        let bytes = fs::read(&file).unwrap();
+        files.insert(file, bytes);
     }
     files
 }
@@ -485,7 +482,38 @@ fn a_folder_held_in_memory_answers_as_on_disk() {
             assert_eq!(cells(&rows), cells(&file), "{s}: rows");
         }
         assert!(n > 1000, "{n} positions");
+        // The same files read on request by a caller's function (as a C callback reads them),
+        // which is never asked for bytes past a file's end.
+        let lengths: Vec<(PathBuf, u64)> = walk(folder)
+            .into_iter()
+            .map(|p| {
+                let len = fs::metadata(&p).unwrap().len();
+                (p, len)
+            })
+            .collect();
+        let read = |path: &Path, offset: u64, buf: &mut [u8]| {
+            use std::os::unix::fs::FileExt;
+            let len = fs::metadata(path)?.len();
+            assert!(
+                offset + buf.len() as u64 <= len,
+                "{}: read past its end",
+                path.display()
+            );
+            fs::File::open(path)?.read_exact_at(buf, offset)
+        };
+        let files = std::sync::Arc::new(morris::store::ReadBy::new(lengths, read));
+        let r = Database::from_files(files, folder, &v, READER_CACHE_BYTES).unwrap();
+        assert_eq!(probes_alike(disk, &r, "read by a function"), n);
     }
+}
+
+/// The files of `folder`'s subfolders.
+fn walk(folder: &Path) -> Vec<PathBuf> {
+    fs::read_dir(folder)
+        .unwrap()
+        .flat_map(|e| fs::read_dir(e.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path())
+        .collect()
 }
 
 /// One folder may hold some sectors as sector files and others as tables: probes, `query`,

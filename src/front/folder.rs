@@ -2,13 +2,14 @@
 //! found when the person does not name it.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::advice::solve_command;
 use crate::error::Error;
 use crate::invalid::InvalidInput;
 use crate::rules::{RuleOverrides, Variant};
 use crate::space::Sector;
-use crate::store::{solved_rule_sets, Database};
+use crate::store::{solved_rule_sets, solved_rule_sets_in, Database, Files};
 
 /// Refuses a folder (`option` names it as the front-end's user wrote it, e.g. `--db`) that
 /// exists and is not a folder; with `must_exist`, one that does not exist either.
@@ -90,15 +91,39 @@ impl From<Error> for NoOneRuleSet {
 pub fn the_rule_set(root: &Path, overrides: RuleOverrides) -> Result<Variant, NoOneRuleSet> {
     check_folder(root, None, false)?;
     let found = solved_rule_sets(root, overrides)?;
+    one_of(found, &root.display().to_string(), root, overrides)
+}
+
+/// [`the_rule_set`] among a caller's files (see `Database::from_files`), named `what` in
+/// messages.
+///
+/// # Errors
+/// As [`the_rule_set`].
+pub fn the_rule_set_in(
+    files: Arc<dyn Files>,
+    root: &Path,
+    what: &str,
+    overrides: RuleOverrides,
+) -> Result<Variant, NoOneRuleSet> {
+    let found = solved_rule_sets_in(files, root, overrides)?;
+    one_of(found, what, root, overrides)
+}
+
+/// The one rule set `found` in `what` (the folder `root`), or why there is not one.
+fn one_of(
+    found: Vec<Variant>,
+    what: &str,
+    root: &Path,
+    overrides: RuleOverrides,
+) -> Result<Variant, NoOneRuleSet> {
     let name = |v: &Variant| format!("{} ({})", v.name(), v.rules().id());
     match found.as_slice() {
         [one] => Ok(one.clone()),
         [] => {
             let command = format!("morris solve --variant VARIANT --db {}", root.display());
             let message = format!(
-                "{} holds no solved rule set{}: it holds a subfolder per variant and rule set, as \
+                "{what} holds no solved rule set{}: it holds a subfolder per variant and rule set, as \
                  `{command}` or `morris tables` writes it",
-                root.display(),
                 if overrides == RuleOverrides::default() {
                     ""
                 } else {
@@ -109,8 +134,7 @@ pub fn the_rule_set(root: &Path, overrides: RuleOverrides) -> Result<Variant, No
         }
         many => Err(NoOneRuleSet::Several {
             message: format!(
-                "{} holds {} rule sets ({})",
-                root.display(),
+                "{what} holds {} rule sets ({})",
                 many.len(),
                 many.iter().map(name).collect::<Vec<_>>().join(", ")
             ),

@@ -7,7 +7,7 @@ mod advice;
 mod folder;
 
 pub use advice::{command_of, game_options, message, solve_command, whole_game_command};
-pub use folder::{check_folder, nothing_solved, the_rule_set, NoOneRuleSet};
+pub use folder::{check_folder, nothing_solved, the_rule_set, the_rule_set_in, NoOneRuleSet};
 
 use crate::error::Error;
 use crate::invalid::{clip, InvalidInput};

@@ -151,6 +151,8 @@ impl Database {
         variant: &Variant,
         cache_bytes: u64,
     ) -> Result<Database, Error> {
+        // A rule-set folder given as the root is refused, whichever files it holds.
+        refuse_rule_set_folder(&*files, root, Kind::Tables)?;
         let db = Database::in_files(files, root, variant, Kind::Sectors, Some(cache_bytes))?;
         match db.kind_held() {
             Some(Kind::Tables) => Ok(Database {
@@ -192,27 +194,7 @@ impl Database {
         kind: Kind,
         cached: Option<u64>,
     ) -> Result<Database, Error> {
-        let ext = match kind {
-            Kind::Sectors => ".sec",
-            Kind::Tables => ".wdl",
-        };
-        if let Ok(names) = files.list(root) {
-            if names
-                .iter()
-                .any(|n| n.ends_with(ext) && n.len() > ext.len())
-            {
-                let what = match kind {
-                    Kind::Sectors => "sector files",
-                    Kind::Tables => "table files",
-                };
-                return Err(Error::BadFolder {
-                    path: root.to_path_buf(),
-                    why: format!(
-                        "is a rule-set folder (it holds {what}); pass the folder above it, which holds a folder per rule set"
-                    ),
-                });
-            }
-        }
+        refuse_rule_set_folder(&*files, root, kind)?;
         Ok(Database {
             root: root.to_path_buf(),
             dir: root.join(rule_set_folder(variant)),
@@ -565,6 +547,33 @@ impl Database {
     }
 }
 
+/// `Error::BadFolder` when `root` of `files` is itself a rule-set folder: it holds the files
+/// of a folder opened as `kind`.
+fn refuse_rule_set_folder(files: &dyn Files, root: &Path, kind: Kind) -> Result<(), Error> {
+    let ext = match kind {
+        Kind::Sectors => ".sec",
+        Kind::Tables => ".wdl",
+    };
+    if let Ok(names) = files.list(root) {
+        if names
+            .iter()
+            .any(|n| n.ends_with(ext) && n.len() > ext.len())
+        {
+            let what = match kind {
+                Kind::Sectors => "sector files",
+                Kind::Tables => "table files",
+            };
+            return Err(Error::BadFolder {
+                    path: root.to_path_buf(),
+                    why: format!(
+                        "is a rule-set folder (it holds {what}); pass the folder above it, which holds a folder per rule set"
+                    ),
+                });
+        }
+    }
+    Ok(())
+}
+
 /// The folder name of a variant's rule set in a database folder: `VARIANT.RULESETID`, e.g.
 /// `six.pieces-6.flying-never.removal-standard.phases-separate.full-board-loss.no-move-loss`.
 pub fn rule_set_folder(variant: &Variant) -> String {
@@ -580,7 +589,20 @@ pub fn rule_set_folder(variant: &Variant) -> String {
 /// `Error::Io` when `root` cannot be listed; `Error::BadFolder` when it is itself a rule set's
 /// folder (as [`Database::new`]).
 pub fn solved_rule_sets(root: &Path, given: RuleOverrides) -> Result<Vec<Variant>, Error> {
-    let names: std::collections::HashSet<String> = Disk
+    solved_rule_sets_in(Arc::new(Disk), root, given)
+}
+
+/// [`solved_rule_sets`] of the folder `root` of `files` (a caller's files: see
+/// [`Database::from_files`]).
+///
+/// # Errors
+/// As [`solved_rule_sets`].
+pub fn solved_rule_sets_in(
+    files: Arc<dyn Files>,
+    root: &Path,
+    given: RuleOverrides,
+) -> Result<Vec<Variant>, Error> {
+    let names: std::collections::HashSet<String> = files
         .list(root)
         .map_err(|cause| Error::Io {
             path: root.to_path_buf(),
@@ -594,7 +616,9 @@ pub fn solved_rule_sets(root: &Path, given: RuleOverrides) -> Result<Vec<Variant
             let agrees = variant.rules() == variant.clone().with_overrides(given).rules();
             if agrees
                 && names.contains(&rule_set_folder(&variant))
-                && !Database::open(root, &variant)?.present().is_empty()
+                && !Database::from_files(files.clone(), root, &variant, 0)?
+                    .present()
+                    .is_empty()
             {
                 found.push(variant);
             }

@@ -22,7 +22,7 @@ pub(crate) use codec::{encode_cell, width_for_depth, Key, Keys, Proved};
 #[cfg(test)]
 pub(crate) use db::scratch;
 pub use db::{
-    rule_set_folder, solved_rule_sets, Database, Reading, READER_CACHE_BYTES,
+    rule_set_folder, solved_rule_sets, solved_rule_sets_in, Database, Reading, READER_CACHE_BYTES,
     SECTOR_READER_CACHE_BYTES,
 };
 pub(crate) use file::Row;
@@ -34,7 +34,7 @@ pub(crate) use model::{context, orders, rank_of, CONTEXTS};
 pub(crate) use sector_tables::table_path;
 pub use sector_tables::SectorTables;
 pub(crate) use sector_tables::{depth_symbol, wdl_symbol};
-pub use source::{Bytes, Disk, Files, InMemory, Mapped, Source};
+pub use source::{Bytes, Disk, Files, InMemory, Mapped, ReadBy, Source};
 pub(crate) use table::{pack, HEAD as TABLE_HEAD};
 pub(crate) use table::{read_table_header, Model, TableHeader, TableKind};
 pub use values::SectorValues;

@@ -169,16 +169,7 @@ impl InMemory {
 
 impl Files for InMemory {
     fn list(&self, dir: &Path) -> io::Result<Vec<String>> {
-        let names: Vec<String> = self
-            .files
-            .keys()
-            .filter(|p| p.parent() == Some(dir))
-            .filter_map(|p| Some(p.file_name()?.to_str()?.to_string()))
-            .collect();
-        if names.is_empty() && !self.files.keys().any(|p| p.starts_with(dir)) {
-            return Err(io::ErrorKind::NotFound.into());
-        }
-        Ok(names)
+        list_paths(self.files.keys(), dir)
     }
 
     fn exists(&self, path: &Path) -> bool {
@@ -197,6 +188,118 @@ impl Files for InMemory {
             Some(bytes) => Ok(Arc::new(bytes.clone())),
             None => Err(Error::io(path, io::ErrorKind::NotFound.into())),
         }
+    }
+}
+
+/// Files a caller reads on request (an app's assets, ranges fetched over a network, a C
+/// callback): their paths and lengths are given once, and `read(path, offset, buf)` fills
+/// `buf` with the bytes of `path` from `offset`, from any thread.
+pub struct ReadBy<F> {
+    lengths: BTreeMap<PathBuf, u64>,
+    read: Arc<F>,
+}
+
+impl<F> fmt::Debug for ReadBy<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ReadBy({} files)", self.lengths.len())
+    }
+}
+
+impl<F> ReadBy<F>
+where
+    F: Fn(&Path, u64, &mut [u8]) -> io::Result<()> + Send + Sync + 'static,
+{
+    /// The files of `lengths` (each path with its length in bytes), read by `read`.
+    pub fn new(lengths: impl IntoIterator<Item = (PathBuf, u64)>, read: F) -> ReadBy<F> {
+        ReadBy {
+            lengths: lengths.into_iter().collect(),
+            read: Arc::new(read),
+        }
+    }
+}
+
+/// One file of a [`ReadBy`].
+struct ReadByFile<F> {
+    path: PathBuf,
+    len: u64,
+    read: Arc<F>,
+}
+
+impl<F> fmt::Debug for ReadByFile<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ReadByFile({}, {} bytes)", self.path.display(), self.len)
+    }
+}
+
+impl<F> Source for ReadByFile<F>
+where
+    F: Fn(&Path, u64, &mut [u8]) -> io::Result<()> + Send + Sync + 'static,
+{
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.len)
+    }
+
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        // A read past the length the caller gave is refused here, not asked of the caller.
+        match offset.checked_add(buf.len() as u64) {
+            Some(end) if end <= self.len => (self.read)(&self.path, offset, buf),
+            _ => Err(io::ErrorKind::UnexpectedEof.into()),
+        }
+    }
+}
+
+impl<F> Files for ReadBy<F>
+where
+    F: Fn(&Path, u64, &mut [u8]) -> io::Result<()> + Send + Sync + 'static,
+{
+    fn list(&self, dir: &Path) -> io::Result<Vec<String>> {
+        list_paths(self.lengths.keys(), dir)
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.lengths.contains_key(path)
+    }
+
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        let Some(&len) = self.lengths.get(path) else {
+            return Err(io::ErrorKind::NotFound.into());
+        };
+        let mut bytes = vec![0u8; len as usize];
+        (self.read)(path, 0, &mut bytes)?;
+        Ok(bytes)
+    }
+
+    fn open(&self, path: &Path) -> Result<Arc<dyn Source>, Error> {
+        match self.lengths.get(path) {
+            Some(&len) => Ok(Arc::new(ReadByFile {
+                path: path.to_path_buf(),
+                len,
+                read: self.read.clone(),
+            })),
+            None => Err(Error::io(path, io::ErrorKind::NotFound.into())),
+        }
+    }
+}
+
+/// The names of the entries of folder `dir` among `paths` (files, and the folders that hold
+/// some); `NotFound` when no path lies below it.
+fn list_paths<'a>(paths: impl Iterator<Item = &'a PathBuf>, dir: &Path) -> io::Result<Vec<String>> {
+    let mut below = false;
+    let mut names = Vec::new();
+    for p in paths {
+        let Ok(rest) = p.strip_prefix(dir) else {
+            continue;
+        };
+        below = true;
+        if let Some(first) = rest.components().next() {
+            names.extend(first.as_os_str().to_str().map(String::from));
+        }
+    }
+    names.dedup();
+    if below {
+        Ok(names)
+    } else {
+        Err(io::ErrorKind::NotFound.into())
     }
 }
 
@@ -225,7 +328,7 @@ mod tests {
         let mut names = m.list(Path::new("root/set")).unwrap();
         names.sort();
         assert_eq!(names, ["a.wdl", "b.dtm"]);
-        assert!(m.list(Path::new("root")).unwrap().is_empty());
+        assert_eq!(m.list(Path::new("root")).unwrap(), ["other", "set"]);
         assert_eq!(
             m.list(Path::new("elsewhere")).unwrap_err().kind(),
             io::ErrorKind::NotFound
