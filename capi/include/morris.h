@@ -135,6 +135,18 @@
 typedef struct morris_db morris_db;
 
 /**
+ * Reads `len` bytes of the file `name` from byte `offset` into `buf` (for
+ * `morris_open_reader`); returns 0 when all were read, anything else when they could not be.
+ * It is called from any thread, several at once, and is never asked for bytes past the
+ * length given for the file.
+ */
+typedef int (*morris_read_fn)(void *context,
+                              const char *name,
+                              uint64_t offset,
+                              uint8_t *buf,
+                              size_t len);
+
+/**
  * A position's value for the side to move.
  */
 typedef struct morris_value {
@@ -241,6 +253,31 @@ extern "C" {
 struct morris_db *morris_open(const char *path,
                               const char *variant,
                               const char *rules);
+
+/**
+ * Opens files the caller holds or fetches itself (an app's bundled assets, memory, ranges
+ * read over a network) instead of a folder: `count` files, each named by its path inside a
+ * database or tables folder (`names[i]`, e.g.
+ * `"nine.pieces-9.flying-three.removal-standard.phases-separate.full-board-loss.no-move-loss/3-3-0-0.wdl"`)
+ * with its length in bytes (`lengths[i]`), read on request by `read(context, name, offset,
+ * buf, len)`. The names are copied; `read` and `context` must stay valid until
+ * `morris_close`. `variant` and `rules` as for `morris_open` (NULL: the one rule set the
+ * names hold). Every block read is checked as from a folder; a failing read is
+ * `MORRIS_IO`.
+ *
+ * Returns NULL on failure (`morris_last_status` and `morris_last_error` say why).
+ *
+ * # Safety
+ * `names` and `lengths` point to `count` entries each (NUL-terminated names); `variant` and
+ * `rules` are NULL or NUL-terminated; `read` is a function as `morris_read_fn` describes.
+ */
+struct morris_db *morris_open_reader(const char *const *names,
+                                     const uint64_t *lengths,
+                                     size_t count,
+                                     morris_read_fn read,
+                                     void *context,
+                                     const char *variant,
+                                     const char *rules);
 
 /**
  * Releases a handle from `morris_open`: its files, caches and memory. NULL and a handle

@@ -294,11 +294,129 @@ pub unsafe extern "C" fn morris_open(
     opened.map_or(std::ptr::null_mut(), Box::into_raw)
 }
 
+/// Reads `len` bytes of the file `name` from byte `offset` into `buf` (for
+/// `morris_open_reader`); returns 0 when all were read, anything else when they could not be.
+/// It is called from any thread, several at once, and is never asked for bytes past the
+/// length given for the file.
+pub type morris_read_fn = Option<
+    unsafe extern "C" fn(
+        context: *mut std::ffi::c_void,
+        name: *const c_char,
+        offset: u64,
+        buf: *mut u8,
+        len: usize,
+    ) -> c_int,
+>;
+
+/// The caller's context pointer, handed back to its read function from any thread.
+#[derive(Clone, Copy)]
+struct Context(*mut std::ffi::c_void);
+// SAFETY: `morris_open_reader`'s contract: the read function may be called from any thread,
+// several at once, with this pointer, for as long as the handle is open.
+unsafe impl Send for Context {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Context {}
+
+/// Opens files the caller holds or fetches itself (an app's bundled assets, memory, ranges
+/// read over a network) instead of a folder: `count` files, each named by its path inside a
+/// database or tables folder (`names[i]`, e.g.
+/// `"nine.pieces-9.flying-three.removal-standard.phases-separate.full-board-loss.no-move-loss/3-3-0-0.wdl"`)
+/// with its length in bytes (`lengths[i]`), read on request by `read(context, name, offset,
+/// buf, len)`. The names are copied; `read` and `context` must stay valid until
+/// `morris_close`. `variant` and `rules` as for `morris_open` (NULL: the one rule set the
+/// names hold). Every block read is checked as from a folder; a failing read is
+/// `MORRIS_IO`.
+///
+/// Returns NULL on failure (`morris_last_status` and `morris_last_error` say why).
+///
+/// # Safety
+/// `names` and `lengths` point to `count` entries each (NUL-terminated names); `variant` and
+/// `rules` are NULL or NUL-terminated; `read` is a function as `morris_read_fn` describes.
+#[no_mangle]
+pub unsafe extern "C" fn morris_open_reader(
+    names: *const *const c_char,
+    lengths: *const u64,
+    count: usize,
+    read: morris_read_fn,
+    context: *mut std::ffi::c_void,
+    variant: *const c_char,
+    rules: *const c_char,
+) -> *mut morris_db {
+    let opened = guard(|| {
+        let Some(read) = read else {
+            return Err(Failure::bad(String::from("read is NULL")));
+        };
+        if count > 0 && (names.is_null() || lengths.is_null()) {
+            return Err(Failure::bad(String::from("names or lengths is NULL")));
+        }
+        let mut files = Vec::with_capacity(count);
+        for i in 0..count {
+            // SAFETY: the caller's promise: `count` entries each.
+            let (name, len) = unsafe { (*names.add(i), *lengths.add(i)) };
+            // SAFETY: the caller's promise: NUL-terminated names.
+            let name = unsafe { text(name, "names[i]") }?;
+            files.push((std::path::PathBuf::from(name), len));
+        }
+        let context = Context(context);
+        let files = std::sync::Arc::new(morris_lib::store::ReadBy::new(
+            files,
+            move |path: &Path, offset: u64, buf: &mut [u8]| {
+                let name = std::ffi::CString::new(path.to_string_lossy().as_bytes())
+                    .map_err(std::io::Error::other)?;
+                let context = context;
+                // SAFETY: the caller's promise for `read` and `context`; `buf` is `len` bytes
+                // of ours, `name` a NUL-terminated string alive for the call.
+                let rc = unsafe {
+                    read(
+                        context.0,
+                        name.as_ptr(),
+                        offset,
+                        buf.as_mut_ptr(),
+                        buf.len(),
+                    )
+                };
+                match rc {
+                    0 => Ok(()),
+                    rc => Err(std::io::Error::other(format!(
+                        "the read function returned {rc}"
+                    ))),
+                }
+            },
+        ));
+        // SAFETY: the caller's promise.
+        let (name, rules) = unsafe {
+            (
+                optional_text(variant, "variant")?,
+                optional_text(rules, "rules")?,
+            )
+        };
+        let root = Path::new("");
+        let variant = match name {
+            Some(name) => convert::variant(name, rules)?,
+            None => rule_set_of(front::the_rule_set_in(
+                files.clone(),
+                root,
+                "the files given",
+                convert::overrides(rules)?,
+            ))?,
+        };
+        let db =
+            Database::from_files(files, root, &variant, morris_lib::store::READER_CACHE_BYTES)?;
+        opened_handle(db, variant)
+    });
+    opened.map_or(std::ptr::null_mut(), Box::into_raw)
+}
+
 /// The one rule set solved in `root` that agrees with `overrides`: what `morris_open` opens
 /// when it is not told the variant.
 fn the_rule_set(root: &Path, overrides: RuleOverrides) -> Result<Variant, Failure> {
     check_folder(root)?;
-    match front::the_rule_set(root, overrides) {
+    rule_set_of(front::the_rule_set(root, overrides))
+}
+
+/// The rule set found, or the failure of finding none or several.
+fn rule_set_of(found: Result<Variant, NoOneRuleSet>) -> Result<Variant, Failure> {
+    match found {
         Ok(v) => Ok(v),
         Err(NoOneRuleSet::Nothing { message, .. }) => Err(Failure::new(MORRIS_MISSING, message)),
         Err(NoOneRuleSet::Several { message, .. }) => Err(Failure::bad(format!(
@@ -316,7 +434,11 @@ fn check_folder(root: &Path) -> Result<(), Failure> {
 /// Opens `root` (checked to be a folder that holds something of `variant`).
 fn open_folder(root: &Path, variant: Variant) -> Result<Box<morris_db>, Failure> {
     check_folder(root)?;
-    let db = Database::open(root, &variant)?;
+    opened_handle(Database::open(root, &variant)?, variant)
+}
+
+/// A handle of `db`, which must hold some sector of `variant`.
+fn opened_handle(db: Database, variant: Variant) -> Result<Box<morris_db>, Failure> {
     if db.present().is_empty() {
         return Err(Failure::new(MORRIS_MISSING, front::nothing_solved(&db).0));
     }

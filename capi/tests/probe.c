@@ -13,7 +13,9 @@
  * its own last error between. The error codes are checked on bad arguments and positions;
  * --partial names a folder where the start's sector is not solved (MORRIS_MISSING) but 3-3-0-0
  * is, --damaged one whose start sector file is damaged (MORRIS_DAMAGED). The error checks
- * write six's positions.
+ * write six's positions. Each FOLDER is also opened with morris_open_reader, its files read
+ * by this program's own function (pread), and every position checked again, from 4 threads
+ * too; a read function that fails is MORRIS_IO.
  *
  * Prints `N passed, M failed` and exits 1 on any mismatch.
  *
@@ -21,6 +23,8 @@
  *        target/release/libmorris.a -lm -ldl -o probe
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -28,6 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "morris.h"
 
@@ -706,6 +712,115 @@ static void run_folder(const char *path, const char *variant, size_t n, char **i
   morris_close(f.db);
 }
 
+/* ---- files read by the caller (morris_open_reader) --------------------------------- */
+
+#define MAX_FILES 4096
+
+typedef struct {
+  const char *root;
+  atomic_int fail; /* every read fails while set */
+  atomic_long reads;
+} reader_ctx;
+
+/* morris_read_fn: pread of ROOT/NAME; -1 while told to fail, -2 and -3 when the file fails. */
+static int read_file(void *context, const char *name, uint64_t offset, uint8_t *buf,
+                     size_t len) {
+  reader_ctx *c = context;
+  atomic_fetch_add(&c->reads, 1);
+  if (atomic_load(&c->fail)) return -1;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", c->root, name);
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return -2;
+  size_t done = 0;
+  while (done < len) {
+    ssize_t r = pread(fd, buf + done, len - done, (off_t)(offset + done));
+    if (r <= 0) {
+      close(fd);
+      return -3;
+    }
+    done += (size_t)r;
+  }
+  close(fd);
+  return 0;
+}
+
+/* The regular files of ROOT's subfolders, as "SUBFOLDER/NAME" with their lengths. */
+static size_t list_files(const char *root, char **names, uint64_t *lengths) {
+  size_t count = 0;
+  DIR *top = opendir(root);
+  if (!top) return 0;
+  struct dirent *d;
+  while ((d = readdir(top))) {
+    if (d->d_name[0] == '.') continue;
+    char sub[2048];
+    snprintf(sub, sizeof sub, "%s/%s", root, d->d_name);
+    DIR *in = opendir(sub);
+    if (!in) continue;
+    struct dirent *e;
+    while ((e = readdir(in)) && count < MAX_FILES) {
+      char file[4096];
+      snprintf(file, sizeof file, "%s/%s", sub, e->d_name);
+      struct stat st;
+      if (e->d_name[0] == '.' || stat(file, &st) || !S_ISREG(st.st_mode)) continue;
+      char rel[1024];
+      snprintf(rel, sizeof rel, "%s/%s", d->d_name, e->d_name);
+      names[count] = strdup(rel);
+      lengths[count++] = (uint64_t)st.st_size;
+    }
+    closedir(in);
+  }
+  closedir(top);
+  return count;
+}
+
+static void run_reader(const char *path, size_t n, char **inputs, const expected *answers) {
+  static char *names[MAX_FILES];
+  static uint64_t lengths[MAX_FILES];
+  static folder f;
+  static char label[1100];
+  snprintf(label, sizeof label, "%s (read by the caller)", path);
+  f.label = label;
+  size_t count = list_files(path, names, lengths);
+  const char *const *given = (const char *const *)names;
+  reader_ctx ctx = {path, 0, 0};
+  /* No variant named: the one rule set the names hold. */
+  f.db = morris_open_reader(given, lengths, count, read_file, &ctx, NULL, NULL);
+  if (!check(f.db != NULL, label, "morris_open_reader: %s", morris_last_error())) return;
+  int points = morris_point_count(f.db);
+  for (int i = 0; i < points; i++)
+    check(morris_point_name(f.db, i, f.names[i], sizeof f.names[i]) == MORRIS_OK, label,
+          "point %d: %s", i, morris_last_error());
+  long before = atomic_load(&failed);
+  for (size_t i = 0; i < n; i++) check_position(&f, i + 1, inputs[i], &answers[i], 0);
+  probe_threads(&f, n, inputs, answers);
+  check(atomic_load(&ctx.reads) > 0, label, "the read function was never called");
+  morris_close(f.db);
+  /* A read function that fails: the handle opens (names and lengths are all it needs), and a
+     probe that must read is MORRIS_IO, naming the function's code. */
+  reader_ctx failing = {path, 1, 0};
+  morris_db *db = morris_open_reader(given, lengths, count, read_file, &failing, "six", NULL);
+  if (check(db != NULL, label, "morris_open_reader (failing): %s", morris_last_error())) {
+    morris_value v;
+    int rc = morris_probe_text(db, inputs[0], &v);
+    check(rc == MORRIS_IO && strstr(morris_last_error(), "returned -1"), label,
+          "a failing read: %d %s", rc, morris_last_error());
+    morris_close(db);
+  }
+  check(morris_open_reader(given, lengths, count, NULL, &ctx, "six", NULL) == NULL &&
+            morris_last_status() == MORRIS_BAD_INPUT,
+        label, "a NULL read function: %s", morris_last_error());
+  check(morris_open_reader(NULL, lengths, count, read_file, &ctx, "six", NULL) == NULL &&
+            morris_last_status() == MORRIS_BAD_INPUT,
+        label, "NULL names: %s", morris_last_error());
+  check(morris_open_reader(given, lengths, 0, read_file, &ctx, "six", NULL) == NULL &&
+            morris_last_status() == MORRIS_MISSING,
+        label, "no files: %d %s", morris_last_status(), morris_last_error());
+  for (size_t i = 0; i < count; i++) free(names[i]);
+  printf("%s: %zu files, %zu positions, %ld failures\n", label, count, n,
+         atomic_load(&failed) - before);
+}
+
 static void usage(void) {
   fprintf(stderr,
           "usage: probe [--variant NAME] --positions FILE --expected FILE FOLDER... "
@@ -749,6 +864,7 @@ int main(int argc, char **argv) {
   }
 
   for (int k = 0; k < nfolders; k++) run_folder(folders[k], variant, n, inputs, answers);
+  for (int k = 0; k < nfolders; k++) run_reader(folders[k], n, inputs, answers);
   check_open_errors(variant, folders[0]);
   if (partial) check_partial(partial, variant);
   if (damaged) check_damaged(damaged, variant);
