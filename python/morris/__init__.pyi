@@ -1,7 +1,7 @@
 """Type stubs of the package ``morris`` (the extension module ``morris._morris``)."""
 
 import os
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Protocol, TypeVar, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Protocol, TypeVar, Union, overload
 
 _T = TypeVar("_T")
 
@@ -224,6 +224,21 @@ def open(
     one solved rule set (a folder holding several asks for the variant). Sector files are
     mapped; with ``cache_bytes`` they are read into a cache of that many bytes instead (and
     tables' cache holds that many, 64 MiB by default)."""
+
+def open_files(
+    files: Mapping[str, Union[bytes, bytearray, memoryview]],
+    variant: VariantArg = None,
+    *,
+    flying: Optional[Flying] = None,
+    removal: Optional[Removal] = None,
+    phases: Optional[Phases] = None,
+    full_board: Optional[FullBoard] = None,
+    cache_bytes: Optional[int] = None,
+) -> Database:
+    """Opens files held in memory (an app's bundled tables, files fetched over a network)
+    instead of a folder: ``files`` maps each file's path inside a database or tables folder
+    (``"RULESET/SECTOR.wdl"``) to its bytes. Every block is checked as it is read, through a
+    cache of ``cache_bytes`` (64 MiB by default)."""
 
 def stats(
     path: PathArg,

@@ -450,7 +450,12 @@ fn the_rule_set(root: &Path, rules: &RuleArgs) -> Result<Variant, Fail> {
             command,
         });
     }
-    match morris::front::the_rule_set(root, rules.overrides()?) {
+    one_rule_set(morris::front::the_rule_set(root, rules.overrides()?))
+}
+
+/// The one rule set found, or why there is not one.
+fn one_rule_set(found: Result<Variant, NoOneRuleSet>) -> Result<Variant, Fail> {
+    match found {
         Ok(v) => Ok(v),
         Err(NoOneRuleSet::Nothing { message, command }) => {
             Err(Fail::NothingSolved { message, command })
@@ -506,6 +511,100 @@ pub(crate) fn open(
         game,
         path,
     })
+}
+
+/// Opens files the caller holds in memory instead of a folder (an app's bundled tables, files
+/// fetched over a network): `files` maps each file's path inside a database or tables folder
+/// (`"RULESET/SECTOR.wdl"`, as `morris tables` lays them out) to its bytes (`bytes`,
+/// `bytearray`, `memoryview` or any buffer; copied). `variant` and the rule keywords as for
+/// `morris.open` (without `variant`, the one rule set the paths hold). Every block is checked
+/// as it is read, through a cache of `cache_bytes` (64 MiB by default).
+///
+/// Raises as `morris.open` does; `morris.BadInputError` when a key is not text or a value not
+/// bytes.
+#[pyfunction]
+#[pyo3(signature = (files, variant = None, *, flying = None, removal = None, phases = None, full_board = None, cache_bytes = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn open_files(
+    py: Python<'_>,
+    files: &Bound<'_, pyo3::types::PyDict>,
+    variant: Option<&Bound<'_, PyAny>>,
+    flying: Option<Text>,
+    removal: Option<Text>,
+    phases: Option<Text>,
+    full_board: Option<Text>,
+    cache_bytes: Option<Count<u64>>,
+) -> PyResult<PyDatabase> {
+    let mut held = morris::store::InMemory::new();
+    for (name, bytes) in files.iter() {
+        let name: String = name.extract().map_err(|_| {
+            Fail::BadInput(format!("files: a key is {}, not a path", type_name(&name)))
+                .into_py(py, None)
+        })?;
+        // bytes and bytearray as they are; any other buffer (memoryview, array) copied through
+        // memoryview() and bytes(), which the limited API offers where the buffer protocol is
+        // not.
+        let as_bytes = |o: &Bound<'_, PyAny>| {
+            o.extract::<std::borrow::Cow<'_, [u8]>>()
+                .map(|c| c.into_owned())
+        };
+        let bytes: Vec<u8> = match as_bytes(&bytes) {
+            Ok(b) => b,
+            Err(_) => {
+                // memoryview() refuses what is not a buffer (an int would make bytes(n)).
+                let builtins = py.import("builtins")?;
+                let copied = builtins
+                    .getattr("memoryview")?
+                    .call1((&bytes,))
+                    .and_then(|view| builtins.getattr("bytes")?.call1((view,)))
+                    .ok();
+                match copied.as_ref().map(as_bytes) {
+                    Some(Ok(b)) => b,
+                    _ => {
+                        let why = format!("files[{name:?}] is {}, not bytes", type_name(&bytes));
+                        return Err(Fail::BadInput(why).into_py(py, None));
+                    }
+                }
+            }
+        };
+        held.insert(PathBuf::from(name), bytes);
+    }
+    let files: Arc<dyn morris::store::Files> = Arc::new(held);
+    let root = Path::new("");
+    let rules = crate::game::RuleArgs::new(flying, removal, phases, full_board);
+    let game = match variant {
+        Some(v) if !v.is_none() => crate::game::resolve(v, rules)?,
+        _ => {
+            let found = morris::front::the_rule_set_in(
+                files.clone(),
+                root,
+                "the files given",
+                rules.overrides().map_err(|e| e.into_py(py, None))?,
+            );
+            crate::game::game_of(one_rule_set(found).map_err(|e| e.into_py(py, None))?)
+        }
+    };
+    let bytes = count(cache_bytes).unwrap_or(morris::store::READER_CACHE_BYTES);
+    let db = detached(py, || {
+        let db = Database::from_files(files, root, &game.variant, bytes)?;
+        if db.present().is_empty() {
+            return Err(nothing_solved(&db));
+        }
+        Ok(db)
+    })?;
+    Ok(PyDatabase {
+        db: RwLock::new(Some(Arc::new(db))),
+        game,
+        path: PathBuf::from("<files in memory>"),
+    })
+}
+
+/// The name of a Python object's type, for messages.
+fn type_name(object: &Bound<'_, PyAny>) -> String {
+    object
+        .get_type()
+        .name()
+        .map_or_else(|_| String::from("an object"), |n| n.to_string())
 }
 
 /// The tables (`Database::tables`) if the folder holds any of the rule set, else the sector

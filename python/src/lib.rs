@@ -71,6 +71,7 @@ fn _morris(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variant::variants, m)?)?;
     m.add_function(wrap_pyfunction!(variant::switches, m)?)?;
     m.add_function(wrap_pyfunction!(database::open, m)?)?;
+    m.add_function(wrap_pyfunction!(database::open_files, m)?)?;
     m.add_function(wrap_pyfunction!(database::stats, m)?)?;
     m.add_function(wrap_pyfunction!(work::solve, m)?)?;
     m.add_function(wrap_pyfunction!(work::verify, m)?)?;

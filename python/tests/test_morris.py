@@ -171,6 +171,46 @@ def test_tables_answer_as_the_command_line(folders, samples):
     agree(t, "six", ["--tables", folders["tables"]], samples["six"])
 
 
+def held_files(folder):
+    """Every file of a folder's rule-set subfolders, by its path inside the folder."""
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(Path(folder).glob("*/*"))
+        if p.is_file()
+    }
+
+
+def test_files_held_in_memory_answer_as_the_command_line(folders, samples):
+    files = held_files(folders["tables"])
+    # Any buffer will do: a memoryview and a bytearray among the bytes.
+    first, second = sorted(files)[:2]
+    files[first] = memoryview(files[first])
+    files[second] = bytearray(files[second])
+    t = morris.open_files(files)
+    assert t.is_tables and t.variant == morris.Variant("six")
+    agree(t, "six", ["--tables", folders["tables"]], samples["six"])
+    # A database folder's files, of one rule set among several: named.
+    db = {k: v for k, v in held_files(folders["db"]).items() if k.startswith("six.")}
+    d = morris.open_files(db, "six", cache_bytes=1 << 20)
+    assert not d.is_tables
+    agree(d, "six", ["--db", folders["db"]], samples["six"][:200])
+    with pytest.raises(morris.BadInputError, match="not bytes"):
+        morris.open_files({first: 5})
+    with pytest.raises(morris.BadInputError, match="not a path"):
+        morris.open_files({5: b""})
+    with pytest.raises(morris.MissingSectorError):
+        morris.open_files({}, "six")
+    # A damaged file is found as it is read, as from a folder: the start's table, one byte of
+    # its header changed.
+    damaged = dict(files)
+    start = next(k for k in files if k.endswith("/0-0-6-6.wdl"))
+    flipped = bytearray(files[start])
+    flipped[100] ^= 0xFF
+    damaged[start] = bytes(flipped)
+    with pytest.raises(morris.DamagedFileError, match="0-0-6-6.wdl"):
+        morris.open_files(damaged).outcome("start")
+
+
 def test_open_finds_the_folders_rule_set(folders):
     # The issue's one-liner: a folder of six alone needs no variant.
     t = morris.open(folders["tables"])
