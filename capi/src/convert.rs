@@ -5,7 +5,7 @@ use std::ffi::{c_char, c_int, CStr};
 use std::path::PathBuf;
 
 use morris_lib::rules::{clip, RuleOverrides, SWITCHES};
-use morris_lib::{Move, Value, Variant};
+use morris_lib::{front, Color, Move, Value, Variant};
 
 use crate::guard::Failure;
 use crate::{morris_move, morris_value, MORRIS_DRAW, MORRIS_LOSS, MORRIS_MOVE_TEXT, MORRIS_WIN};
@@ -112,9 +112,8 @@ pub(crate) fn overrides(rules: Option<&str>) -> Result<RuleOverrides, Failure> {
     })?)
 }
 
-/// The position of bitboards in notation, `ROWS TURN WHITE_HAND BLACK_HAND`: bit `i` of a
-/// set is point `i` in notation order, so the `i`-th character of ROWS (slashes skipped).
-/// The notation's parser checks the rest (hands, piece counts).
+/// The position of bitboards in notation, `ROWS TURN WHITE_HAND BLACK_HAND`
+/// ([`front::notation_of_bits`]); the notation's parser checks the rest.
 pub(crate) fn notation(
     variant: &Variant,
     white: u32,
@@ -122,49 +121,25 @@ pub(crate) fn notation(
     hands: (u8, u8),
     side_to_move: c_int,
 ) -> Result<String, Failure> {
-    let board = variant.board();
-    let outside = (white | black) & !board.all().bits();
-    if outside != 0 {
-        return Err(Failure::bad(format!(
-            "bit {} is set, but the {} board has {} points (bits 0 to {})",
-            outside.trailing_zeros(),
-            variant.name(),
-            board.len(),
-            board.len() - 1
-        )));
-    }
-    let both = white & black;
-    if both != 0 {
-        let p = morris_lib::Point::new(both.trailing_zeros() as u8);
-        return Err(Failure::bad(format!(
-            "point {} (bit {}) is in both the white and the black set",
-            board.point_name(p),
-            p.index()
-        )));
-    }
-    let turn = match side_to_move {
-        0 => 'w',
-        1 => 'b',
-        s => {
-            return Err(Failure::bad(format!(
-                "side to move must be 0 (White) or 1 (Black), found {s}"
-            )))
-        }
+    let bits = front::Bits {
+        white,
+        black,
+        white_hand: hands.0,
+        black_hand: hands.1,
     };
-    let rows: Vec<String> = board
-        .ranks()
-        .iter()
-        .map(|rank| {
-            rank.iter()
-                .map(|&p| match p.set().bits() {
-                    b if white & b != 0 => 'W',
-                    b if black & b != 0 => 'B',
-                    _ => '.',
-                })
-                .collect()
-        })
-        .collect();
-    Ok(format!("{} {turn} {} {}", rows.join("/"), hands.0, hands.1))
+    // The bits are checked first, then the side to move.
+    let turn = if side_to_move == 1 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let text = front::notation_of_bits(variant, bits, turn).map_err(morris_lib::Error::from)?;
+    match side_to_move {
+        0 | 1 => Ok(text),
+        s => Err(Failure::bad(format!(
+            "side to move must be 0 (White) or 1 (Black), found {s}"
+        ))),
+    }
 }
 
 /// A value as C sees it.

@@ -161,15 +161,12 @@ pub struct morris_bits {
 
 /// The bitboards of `pos` with `turn` to move.
 fn bits_of(pos: &Position, turn: Color) -> morris_bits {
-    let (white, black, white_hand, black_hand) = match turn {
-        Color::White => (pos.mover, pos.opponent, pos.mover_hand, pos.opponent_hand),
-        Color::Black => (pos.opponent, pos.mover, pos.opponent_hand, pos.mover_hand),
-    };
+    let b = front::bits_of(pos, turn);
     morris_bits {
-        white: white.bits(),
-        black: black.bits(),
-        white_hand,
-        black_hand,
+        white: b.white,
+        black: b.black,
+        white_hand: b.white_hand,
+        black_hand: b.black_hand,
         side_to_move: match turn {
             Color::White => MORRIS_WHITE,
             Color::Black => MORRIS_BLACK,

@@ -1,7 +1,7 @@
 """Type stubs of the package ``morris`` (the extension module ``morris._morris``)."""
 
 import os
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Protocol, TypeVar, Union, overload
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Protocol, Tuple, TypeVar, Union, overload
 
 _T = TypeVar("_T")
 
@@ -130,6 +130,25 @@ class Position:
         full_board: Optional[FullBoard] = None,
     ) -> "Position":
         """The start position of ``variant`` (default ``nine``)."""
+    @staticmethod
+    def from_bits(
+        white: int,
+        black: int,
+        white_hand: int,
+        black_hand: int,
+        turn: Literal["w", "b"],
+        variant: VariantArg = None,
+        *,
+        flying: Optional[Flying] = None,
+        removal: Optional[Removal] = None,
+        phases: Optional[Phases] = None,
+        full_board: Optional[FullBoard] = None,
+    ) -> "Position":
+        """The position of bitboards (bit ``i``: the board's point ``i`` in notation order),
+        checked as ``parse`` checks text; raises ``BadPositionError``."""
+    @property
+    def bits(self) -> Tuple[int, int, int, int]:
+        """``(white, black, white_hand, black_hand)``: the position as bitboards."""
     @property
     def variant(self) -> Variant:
         """The variant."""

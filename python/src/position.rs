@@ -9,7 +9,7 @@ use morris::{Color, Move, Position, Sector};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use crate::args::{text, Text, What};
+use crate::args::{text, Count, Text, What};
 use crate::errors::{detached, BadPositionError, Fail};
 use crate::game::{Game, PyVariant, RuleArgs};
 
@@ -145,6 +145,60 @@ impl PyPosition {
         let text = crate::args::text(text, What::Position)?;
         let (pos, turn) = detached(py, move || g.parse(text.trim()))?;
         Ok(PyPosition::new(game, pos, turn))
+    }
+
+    /// The position of bitboards, as an engine holds it: bit `i` of `white` and `black` is
+    /// the board's point `i` in notation order (`Variant.points`), the hands are the pieces
+    /// each side still has to place, `turn` is `"w"` or `"b"`. Checked as `parse` checks text.
+    ///
+    /// Raises `morris.BadPositionError` for bits outside the board, a point in both sets, or
+    /// a position no game reaches.
+    #[staticmethod]
+    #[pyo3(signature = (white, black, white_hand, black_hand, turn, variant = None, *, flying = None, removal = None, phases = None, full_board = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_bits(
+        py: Python<'_>,
+        white: Count<u32>,
+        black: Count<u32>,
+        white_hand: Count<u8>,
+        black_hand: Count<u8>,
+        turn: Text,
+        variant: Option<&Bound<'_, PyAny>>,
+        flying: Option<Text>,
+        removal: Option<Text>,
+        phases: Option<Text>,
+        full_board: Option<Text>,
+    ) -> PyResult<PyPosition> {
+        let rules = RuleArgs::new(flying, removal, phases, full_board);
+        let game = crate::game_arg(py, variant, rules)?;
+        let turn = match turn.0.as_str() {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => {
+                let why = format!("turn must be \"w\" or \"b\", not {other:?}");
+                return Err(BadPositionError::new_err(why));
+            }
+        };
+        let bits = morris::front::Bits {
+            white: white.0,
+            black: black.0,
+            white_hand: white_hand.0,
+            black_hand: black_hand.0,
+        };
+        let text = morris::front::notation_of_bits(&game.variant, bits, turn)
+            .map_err(|e| BadPositionError::new_err(e.to_string()))?;
+        let g = game.clone();
+        let (pos, turn) = detached(py, move || g.parse(&text))?;
+        Ok(PyPosition::new(game, pos, turn))
+    }
+
+    /// The position as bitboards: `(white, black, white_hand, black_hand)`, bit `i` of a set
+    /// being the board's point `i` in notation order (`Position.from_bits` takes them back,
+    /// with `turn`).
+    #[getter]
+    fn bits(&self) -> (u32, u32, u8, u8) {
+        let b = morris::front::bits_of(&self.pos, self.turn);
+        (b.white, b.black, b.white_hand, b.black_hand)
     }
 
     /// The start position of `variant` (the empty board, White to move).

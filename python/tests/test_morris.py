@@ -171,6 +171,35 @@ def test_tables_answer_as_the_command_line(folders, samples):
     agree(t, "six", ["--tables", folders["tables"]], samples["six"])
 
 
+def test_positions_as_bitboards_round_trip_as_the_c_library_numbers_them(samples):
+    for variant in ["six", "seven", "nine"]:
+        v = morris.Variant(variant)
+        for text in samples[variant][:300]:
+            try:
+                p = morris.Position.parse(text, variant)
+            except morris.BadPositionError:
+                continue
+            white, black, white_hand, black_hand = p.bits
+            # Bit i is the i-th point of the notation's ranks, slashes skipped.
+            rows = str(p).split()[0].replace("/", "")
+            assert white == sum(1 << i for i, c in enumerate(rows) if c == "W"), text
+            assert black == sum(1 << i for i, c in enumerate(rows) if c == "B"), text
+            assert len(rows) == len(v.points)
+            q = morris.Position.from_bits(white, black, white_hand, black_hand, p.turn, variant)
+            assert q == p and str(q) == str(p)
+    nine = morris.Position.parse("W.B/.../.../...W../.../.../..B w 7 7", "nine")
+    assert nine.bits == (1 | 1 << 12, 1 << 2 | 1 << 23, 7, 7)
+    with pytest.raises(morris.BadPositionError, match="bit 24 is set"):
+        morris.Position.from_bits(1 << 24, 0, 9, 9, "w", "nine")
+    with pytest.raises(morris.BadPositionError, match="in both"):
+        morris.Position.from_bits(1, 1, 8, 8, "w", "nine")
+    with pytest.raises(morris.BadPositionError, match='"w" or "b"'):
+        morris.Position.from_bits(0, 0, 9, 9, "x", "nine")
+    with pytest.raises(morris.BadPositionError):
+        morris.Position.from_bits(7, 0, 9, 9, "w", "nine")  # three white pieces, none placed
+    assert morris.Position.from_bits(0, 0, 9, 9, "w") == morris.Position.start("nine")
+
+
 def held_files(folder):
     """Every file of a folder's rule-set subfolders, by its path inside the folder."""
     return {

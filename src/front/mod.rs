@@ -4,9 +4,11 @@
 //! played with its legality check, the worker threads of a run and the roots of a solve.
 
 mod advice;
+mod bits;
 mod folder;
 
 pub use advice::{command_of, game_options, message, solve_command, whole_game_command};
+pub use bits::{bits_of, notation_of_bits, Bits};
 pub use folder::{check_folder, nothing_solved, the_rule_set, the_rule_set_in, NoOneRuleSet};
 
 use crate::error::Error;
