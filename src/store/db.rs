@@ -77,6 +77,24 @@ enum Kind {
     Tables,
 }
 
+impl Kind {
+    /// The extension of the files that stand for a sector in this kind of folder.
+    fn extension(self) -> &'static str {
+        match self {
+            Kind::Sectors => "sec",
+            Kind::Tables => "wdl",
+        }
+    }
+}
+
+/// Whether `names` (a folder's entries) hold a file with extension `ext` (`sec`, `wdl`).
+fn holds_files(names: &[String], ext: &str) -> bool {
+    names.iter().any(|n| {
+        n.strip_suffix(ext)
+            .is_some_and(|stem| stem.len() > 1 && stem.ends_with('.'))
+    })
+}
+
 /// How a folder holds a sector.
 enum Stored {
     /// Its sector file, at this path.
@@ -167,12 +185,7 @@ impl Database {
     /// or nothing (`None`).
     fn kind_held(&self) -> Option<Kind> {
         let names = self.files.list(&self.dir).unwrap_or_default();
-        let holds = |ext: &str| {
-            names
-                .iter()
-                .any(|n| n.ends_with(ext) && n.len() > ext.len())
-        };
-        match (holds(".sec"), holds(".wdl")) {
+        match (holds_files(&names, "sec"), holds_files(&names, "wdl")) {
             (true, _) => Some(Kind::Sectors),
             (false, true) => Some(Kind::Tables),
             (false, false) => None,
@@ -217,10 +230,7 @@ impl Database {
 
     /// The extension of the files that stand for a sector in this kind of folder.
     fn extension(&self) -> &'static str {
-        match self.kind {
-            Kind::Sectors => "sec",
-            Kind::Tables => "wdl",
-        }
+        self.kind.extension()
     }
 
     /// The variant and rule set.
@@ -550,15 +560,8 @@ impl Database {
 /// `Error::BadFolder` when `root` of `files` is itself a rule-set folder: it holds the files
 /// of a folder opened as `kind`.
 fn refuse_rule_set_folder(files: &dyn Files, root: &Path, kind: Kind) -> Result<(), Error> {
-    let ext = match kind {
-        Kind::Sectors => ".sec",
-        Kind::Tables => ".wdl",
-    };
     if let Ok(names) = files.list(root) {
-        if names
-            .iter()
-            .any(|n| n.ends_with(ext) && n.len() > ext.len())
-        {
+        if holds_files(&names, kind.extension()) {
             let what = match kind {
                 Kind::Sectors => "sector files",
                 Kind::Tables => "table files",
