@@ -412,7 +412,11 @@ impl PyDatabase {
 /// command that fills it.
 pub(crate) fn open_database(root: &Path, game: &Game, reading: Reading) -> Result<Database, Fail> {
     check_folder(root)?;
-    let db = Database::open_reading(root, &game.variant, reading)?;
+    some_solved(Database::open_reading(root, &game.variant, reading)?)
+}
+
+/// `db`, or the error with the command that fills it when it holds no sector at all.
+fn some_solved(db: Database) -> Result<Database, Fail> {
     if db.present().is_empty() {
         return Err(nothing_solved(&db));
     }
@@ -427,10 +431,21 @@ fn folder_game(
     variant: Option<&Bound<'_, PyAny>>,
     rules: RuleArgs,
 ) -> PyResult<Arc<Game>> {
+    chosen_game(py, variant, rules, |rules| the_rule_set(root, rules))
+}
+
+/// `variant` with the rule keywords when given, else the one rule set `find` finds (with the
+/// GIL released: it lists folders).
+fn chosen_game(
+    py: Python<'_>,
+    variant: Option<&Bound<'_, PyAny>>,
+    rules: RuleArgs,
+    find: impl FnOnce(&RuleArgs) -> Result<Variant, Fail> + Send,
+) -> PyResult<Arc<Game>> {
     match variant {
         Some(v) if !v.is_none() => crate::game::resolve(v, rules),
         _ => {
-            let found = detached(py, || the_rule_set(root, &rules))?;
+            let found = detached(py, || find(&rules))?;
             Ok(crate::game::game_of(found))
         }
     }
@@ -450,18 +465,21 @@ fn the_rule_set(root: &Path, rules: &RuleArgs) -> Result<Variant, Fail> {
             command,
         });
     }
-    one_rule_set(morris::front::the_rule_set(root, rules.overrides()?))
+    one_rule_set(
+        morris::front::the_rule_set(root, rules.overrides()?),
+        "morris.open(path",
+    )
 }
 
-/// The one rule set found, or why there is not one.
-fn one_rule_set(found: Result<Variant, NoOneRuleSet>) -> Result<Variant, Fail> {
+/// The one rule set found, or why there is not one; `call` begins the call that names one.
+fn one_rule_set(found: Result<Variant, NoOneRuleSet>, call: &str) -> Result<Variant, Fail> {
     match found {
         Ok(v) => Ok(v),
         Err(NoOneRuleSet::Nothing { message, command }) => {
             Err(Fail::NothingSolved { message, command })
         }
         Err(NoOneRuleSet::Several { message, names }) => Err(Fail::BadInput(format!(
-            "{message}: name the one to open, as in morris.open(path, \"{}\")",
+            "{message}: name the one to open, as in {call}, \"{}\")",
             names[0]
         ))),
         Err(NoOneRuleSet::Error(e)) => Err(e.into()),
@@ -572,25 +590,15 @@ pub(crate) fn open_files(
     let files: Arc<dyn morris::store::Files> = Arc::new(held);
     let root = Path::new("");
     let rules = crate::game::RuleArgs::new(flying, removal, phases, full_board);
-    let game = match variant {
-        Some(v) if !v.is_none() => crate::game::resolve(v, rules)?,
-        _ => {
-            let found = morris::front::the_rule_set_in(
-                files.clone(),
-                root,
-                "the files given",
-                rules.overrides().map_err(|e| e.into_py(py, None))?,
-            );
-            crate::game::game_of(one_rule_set(found).map_err(|e| e.into_py(py, None))?)
-        }
-    };
+    let game = chosen_game(py, variant, rules, |rules| {
+        let files = files.clone();
+        let found =
+            morris::front::the_rule_set_in(files, root, "the files given", rules.overrides()?);
+        one_rule_set(found, "morris.open_files(files")
+    })?;
     let bytes = count(cache_bytes).unwrap_or(morris::store::READER_CACHE_BYTES);
     let db = detached(py, || {
-        let db = Database::from_files(files, root, &game.variant, bytes)?;
-        if db.present().is_empty() {
-            return Err(nothing_solved(&db));
-        }
-        Ok(db)
+        some_solved(Database::from_files(files, root, &game.variant, bytes)?)
     })?;
     Ok(PyDatabase {
         db: RwLock::new(Some(Arc::new(db))),
@@ -611,11 +619,11 @@ fn type_name(object: &Bound<'_, PyAny>) -> String {
 /// files mapped (`Database::new`), as `morris stats` reads them.
 fn files(root: &Path, game: &Game) -> Result<Database, Fail> {
     check_folder(root)?;
-    let db = Database::open_reading(root, &game.variant, Reading::Mapped)?;
-    if db.present().is_empty() {
-        return Err(nothing_solved(&db));
-    }
-    Ok(db)
+    some_solved(Database::open_reading(
+        root,
+        &game.variant,
+        Reading::Mapped,
+    )?)
 }
 
 /// The dict `morris stats --json` prints for a database or tables folder: per solved sector
