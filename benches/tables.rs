@@ -25,7 +25,7 @@ fn tables(v: &Variant) -> PathBuf {
     let (db_dir, out) = (dir.join("db"), dir.join("tables"));
     let db = Database::new(&db_dir, v).unwrap();
     let units = plan(v, &endgame_roots(v, 5));
-    morris::solve::solve_units(&db, &units, &Silent, false).unwrap();
+    morris::solve::solve_units(&db, &units, &Silent, &Default::default()).unwrap();
     build_tables(&db, &out, &Options::default(), &Silent).unwrap();
     out
 }

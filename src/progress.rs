@@ -40,6 +40,8 @@ pub trait Progress: Sync {
     /// `tables` found a sector's tables and they failed their check (`fault`): they are
     /// rebuilt.
     fn tables_replaced(&self, _sector: Sector, _fault: &Error) {}
+    /// A compact solve turned `sector` into its tables in `time` and removed its sector file.
+    fn sector_turned(&self, _report: &SectorReport, _time: Duration) {}
     /// Rank 0 of a distributed solve decided or heard something.
     fn cluster(&self, _event: &ClusterEvent<'_>) {}
     /// Whether the work is to stop. Long work asks between chunks of each phase, skips what

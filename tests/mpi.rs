@@ -191,6 +191,56 @@ mod with_mpi {
         assert_same(expected, &db, "one rank");
     }
 
+    /// Every file under a database folder by name, lock files left out.
+    fn all_files(db: &Path) -> BTreeMap<String, Vec<u8>> {
+        let mut out = BTreeMap::new();
+        for dir in fs::read_dir(db).unwrap().flatten() {
+            for e in fs::read_dir(dir.path()).unwrap().flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if !name.ends_with(".lock") {
+                    out.insert(name, fs::read(e.path()).unwrap());
+                }
+            }
+        }
+        out
+    }
+
+    /// `solve --mpi --compact`: three ranks (and one alone) end with the tables a single
+    /// compact process writes, byte for byte, no sector file left; the workers turn the units
+    /// whose last reader they solved.
+    #[test]
+    fn three_ranks_solve_compact_as_one_process_does() {
+        if !mpirun_present("three_ranks_solve_compact_as_one_process_does") {
+            return;
+        }
+        let one = scratch("mpi-compact-one-process");
+        let out = Command::new(MORRIS)
+            .args(SIX)
+            .args(["--compact", "--quiet", "--db", one.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        let expected = all_files(&one);
+        assert!(expected.keys().any(|k| k.ends_with(".wdl")));
+        assert!(!expected.keys().any(|k| k.ends_with(".sec")));
+        for ranks in [3, 1] {
+            let db = scratch(&format!("mpi-compact-{ranks}"));
+            let mut args = SIX.to_vec();
+            args.extend(["--mpi", "--compact", "--db", db.to_str().unwrap()]);
+            let out = run(mpirun(ranks, &args));
+            let log = text(&out);
+            assert!(out.status.success(), "{ranks} ranks: {log}");
+            assert!(all_files(&db) == expected, "{ranks} ranks: other files");
+            if ranks == 3 {
+                assert!(
+                    log.lines()
+                        .any(|l| l.starts_with("[rank ") && l.contains("] turned ")),
+                    "{log}"
+                );
+            }
+        }
+    }
+
     /// Kills `child` and fails when it runs past `limit`.
     fn wait_for(child: &mut Child, limit: Duration, what: &str) -> std::process::ExitStatus {
         let start = Instant::now();

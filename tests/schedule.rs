@@ -8,8 +8,8 @@ use std::sync::Mutex;
 
 use common::{output_text, run_morris, scratch};
 use morris::solve::unit_costs;
+use morris::space::{disk_peak, simulate, CostModel, Schedule, UnitGraph, UnitState};
 use morris::space::{plan, Sector, WorkUnit};
-use morris::space::{simulate, CostModel, Schedule, UnitGraph, UnitState};
 use morris::store::Database;
 use morris::Variant;
 use morris::{solve, Progress, UnitTimes};
@@ -296,4 +296,57 @@ fn without_the_mpi_feature_solve_mpi_says_how_to_get_it() {
     let text = output_text(&out);
     assert_eq!(out.status.code(), Some(2), "{text}");
     assert!(text.contains("--features mpi"), "{text}");
+}
+
+/// The disk a compact solve holds, recomputed the slow way at every step of a single
+/// process's order (the units solved so far; those whose readers are all solved held as
+/// tables, the others as sector files), bounds what `disk_peak` gives; a plain solve's peak
+/// is everything, and a compact one ends with the tables alone.
+#[test]
+fn the_disk_peak_follows_the_units_held_at_each_step() {
+    for name in ["nine", "lasker", "six"] {
+        let (v, units) = whole_plan(name);
+        let graph = UnitGraph::new(&v, &units);
+        let costs = model_costs(&v, &units);
+        let db = Database::new(&scratch(&format!("peak-{name}")), &v).unwrap();
+        let bytes: Vec<u64> = units
+            .iter()
+            .map(|u| u.sectors.iter().map(|&s| db.index(s).size()).sum())
+            .collect();
+        let total: u64 = bytes.iter().sum();
+        let ratio = 0.4;
+        let table = |b: u64| (b as f64 * ratio).ceil() as u64;
+        assert_eq!(disk_peak(&graph, &costs, &bytes, None), (total, total));
+        let (peak, last) = disk_peak(&graph, &costs, &bytes, Some(ratio));
+        assert_eq!(last, bytes.iter().map(|&b| table(b)).sum::<u64>(), "{name}");
+        let mut done = vec![false; units.len()];
+        let (mut low, mut high) = (0u64, 0u64);
+        let mut tables_before = 0;
+        for u in order(&graph, &costs) {
+            let before = done.clone();
+            done[u] = true;
+            let turned = |done: &[bool], i: usize| graph.dependents(i).iter().all(|&d| done[d]);
+            let (mut raw_before, mut raw_after, mut tables_after) = (0, 0, 0);
+            for i in (0..units.len()).filter(|&i| done[i]) {
+                if i == u || !turned(&before, i) {
+                    raw_before += bytes[i];
+                }
+                if turned(&done, i) {
+                    tables_after += table(bytes[i]);
+                } else {
+                    raw_after += bytes[i];
+                }
+            }
+            low = low
+                .max(raw_after + tables_after)
+                .max(raw_before + tables_before);
+            high = high.max(raw_before + tables_after);
+            tables_before = tables_after;
+        }
+        assert!(
+            low <= peak && peak <= high,
+            "{name}: {low} <= {peak} <= {high}"
+        );
+        assert!(peak < total, "{name}");
+    }
 }

@@ -279,13 +279,15 @@ def solve(
     sector: Optional[str] = None,
     threads: Optional[int] = None,
     verify: bool = False,
+    compact: bool = False,
     progress: ProgressArg = None,
     flying: Optional[Flying] = None,
     removal: Optional[Removal] = None,
     phases: Optional[Phases] = None,
     full_board: Optional[FullBoard] = None,
 ) -> Dict[str, Any]:
-    """Solves into the database folder ``path`` as ``morris solve`` does; returns
+    """Solves into the database folder ``path`` as ``morris solve`` does (``compact=True``:
+    as ``morris solve --compact``, ending with tables); returns
     ``{"units", "solved", "already_done", "seconds", "database", "start"}``."""
 
 def verify(

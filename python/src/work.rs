@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use morris::front::Spelling;
-use morris::solve::{solve_units, start_value};
+use morris::solve::{solve_units, start_value, SolveOptions};
 use morris::space::plan;
 use morris::verify::verify_with;
 use morris::{Database, Sector, Value};
@@ -59,7 +59,7 @@ struct Run<'a> {
 fn run_solve(
     run: Run<'_>,
     roots: &[Sector],
-    verify: bool,
+    options: &SolveOptions,
     reporter: &Reporter,
 ) -> Result<Solved, Fail> {
     let units = plan(&run.game.variant, roots);
@@ -77,7 +77,7 @@ fn run_solve(
     reporter.set_weights(weights);
     let pool = pool(run.threads)?;
     let started = Instant::now();
-    let solved = pool.install(|| solve_units(&db, &units, reporter, verify))?;
+    let solved = pool.install(|| solve_units(&db, &units, reporter, options))?;
     Ok(Solved {
         units: units.len(),
         solved,
@@ -102,7 +102,8 @@ fn value_dict<'py>(py: Python<'py>, v: Option<Value>) -> PyResult<Option<Bound<'
 /// database folder `path`, as `morris solve` does: the whole game, or with `max_pieces=K` the
 /// moving-phase sectors with at most K pieces a side, or with `sector="W-B-WF-BF"` that sector
 /// and what it depends on. Work already solved is kept; `verify=True` proves each unit right
-/// after writing it.
+/// after writing it; `compact=True` turns each sector into its tables as soon as no unit still
+/// to solve reads it (`morris solve --compact`), so that the finished folder holds tables.
 ///
 /// `progress` is a callable `progress(done, total)` or a tqdm-style bar (its `total` is set,
 /// then `update(n)` called), counted in index slots of the work units finished. The GIL is
@@ -113,7 +114,7 @@ fn value_dict<'py>(py: Python<'py>, v: Option<Value>) -> PyResult<Option<Bound<'
 /// units of the plan, those solved now and those found done, the time, the rule set's folder,
 /// and the start position's value (`{"value", "depth"}`, `None` while its sector is unsolved).
 #[pyfunction]
-#[pyo3(signature = (path, variant = None, *, max_pieces = None, sector = None, threads = None, verify = false, progress = None, flying = None, removal = None, phases = None, full_board = None))]
+#[pyo3(signature = (path, variant = None, *, max_pieces = None, sector = None, threads = None, verify = false, compact = false, progress = None, flying = None, removal = None, phases = None, full_board = None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve<'py>(
     py: Python<'py>,
@@ -123,6 +124,7 @@ pub(crate) fn solve<'py>(
     sector: Option<Text>,
     threads: Option<Count<usize>>,
     verify: bool,
+    compact: bool,
     progress: Option<&Bound<'py, PyAny>>,
     flying: Option<Text>,
     removal: Option<Text>,
@@ -142,7 +144,11 @@ pub(crate) fn solve<'py>(
                 game,
                 threads: count(threads),
             };
-            run_solve(run, &roots, verify, reporter)
+            let options = SolveOptions {
+                verify,
+                compact: compact.then(morris::tables::Options::default),
+            };
+            run_solve(run, &roots, &options, reporter)
         })?
     };
     let out = PyDict::new(py);

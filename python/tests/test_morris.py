@@ -641,6 +641,23 @@ def test_solve_stats_verify(folders, tmp_path):
         morris.solve(db, "six", max_pieces=2)
 
 
+def test_a_compact_solve_writes_the_tables_of_the_plain_database(folders, tmp_path):
+    db = tmp_path / "compact"
+    report = morris.solve(db, "six", compact=True)
+    assert report["units"] == report["solved"] > 0
+    assert report["start"] == {"value": "draw", "depth": None}
+
+    def files(root):
+        (rule_set,) = [d for d in root.iterdir() if d.is_dir()]
+        return {f.name: f.read_bytes() for f in rule_set.iterdir() if f.suffix != ".lock"}
+
+    compact = files(db)
+    assert compact == files(folders["tables"])
+    assert not any(name.endswith(".sec") for name in compact)
+    with morris.open(db, "six") as t:
+        assert t.probe(morris.Variant("six").start()).value == "draw"
+
+
 def test_a_failing_callback_stops_the_solve(tmp_path):
     db = tmp_path / "db"
 

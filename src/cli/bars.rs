@@ -99,8 +99,17 @@ impl Progress for SolveBars {
         log(
             self.multi.is_hidden(),
             |l| self.multi.println(l),
-            &format!("sector {sector}: {why}; moved aside as {sector}.sec.damaged, its unit is solved again"),
+            &format!("sector {sector}: {why}; its files moved aside as *.damaged, its unit is solved again"),
         );
+    }
+    fn sector_turned(&self, report: &morris::tables::SectorReport, time: std::time::Duration) {
+        if !self.quiet {
+            log(
+                self.multi.is_hidden(),
+                |l| self.multi.println(l),
+                &turned_line(report, time),
+            );
+        }
     }
     fn phase(&self, name: &str, total: u64) {
         if self.phase.message() != name {
@@ -129,6 +138,14 @@ pub fn solved_line(unit: &WorkUnit, t: &UnitTimes) -> String {
         line += &format!(", verify {:.2?}", t.verify);
     }
     line
+}
+
+/// The log line of a sector a compact solve turned into tables.
+pub fn turned_line(r: &morris::tables::SectorReport, time: std::time::Duration) -> String {
+    format!(
+        "turned {} into tables in {time:.2?}: win/draw/loss {} bytes, depth {} bytes, of a sector file of {} bytes",
+        r.sector, r.wdl_bytes, r.depth_bytes, r.database_bytes
+    )
 }
 
 /// The bar of `verify` and `check`, and a log line per sector proved unless quiet.

@@ -10,9 +10,9 @@ use super::output::bad_input;
 use super::output::Failure;
 #[cfg(feature = "mpi")]
 use {
-    super::bars::solved_line,
+    super::bars::{solved_line, turned_line},
     super::output::EXIT_FAILURE,
-    super::units::{print_solved, thread_pool},
+    super::units::{print_solved, solve_options, thread_pool},
     morris::{ClusterEvent, Database, Progress, UnitTimes, WorkUnit},
     std::io::{self, Write},
     std::time::Instant,
@@ -67,7 +67,7 @@ pub fn solve_mpi(
             String::new()
         }
     ));
-    match cluster.solve(&db, roots, &pool, &log, args.verify) {
+    match cluster.solve(&db, roots, &pool, &log, &solve_options(args)) {
         Ok(summary) if cluster.rank() == 0 => {
             print_solved(&db, args, summary.units, summary.solved, log.started)
         }
@@ -125,6 +125,9 @@ impl Progress for RankLog {
     }
     fn unit_solved(&self, unit: &WorkUnit, t: &UnitTimes) {
         self.line(&solved_line(unit, t));
+    }
+    fn sector_turned(&self, report: &morris::tables::SectorReport, time: std::time::Duration) {
+        self.line(&turned_line(report, time));
     }
     fn cluster(&self, event: &ClusterEvent<'_>) {
         use ClusterEvent as Event;

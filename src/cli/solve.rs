@@ -3,13 +3,14 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use morris::space::plan;
+use morris::solve::working_bytes;
+use morris::space::{disk_peak, plan, CostModel, UnitGraph};
 use morris::{Database, Sector, Variant, WorkUnit};
 
 use super::args::SolveArgs;
 use super::bars::SolveBars;
 use super::output::{Failure, Out};
-use super::units::{print_solved, slots, thread_pool};
+use super::units::{print_solved, slots, solve_options, thread_pool};
 
 /// `morris solve`.
 pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
@@ -28,7 +29,8 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
     let pool = thread_pool(args)?;
     let bars = SolveBars::new(units.len(), args.quiet);
     let started = Instant::now();
-    let solved = pool.install(|| morris::solve::solve_units(&db, &units, &bars, args.verify));
+    let options = solve_options(args);
+    let solved = pool.install(|| morris::solve::solve_units(&db, &units, &bars, &options));
     bars.finish();
     print_solved(&db, args, units.len(), solved?, started)
 }
@@ -62,5 +64,37 @@ fn print_plan(db: &Database, units: &[WorkUnit]) -> Result<ExitCode, Failure> {
         "{} work units, {sectors} sectors, {total} index slots",
         units.len()
     ))?;
+    print_peaks(db, units, &mut out)
+}
+
+/// The plan's peak disk, as sector files and solved `--compact`, and its peak working memory.
+fn print_peaks(db: &Database, units: &[WorkUnit], out: &mut Out) -> Result<ExitCode, Failure> {
+    let variant = db.variant();
+    let model = CostModel::reference();
+    let graph = UnitGraph::new(variant, units);
+    let costs = model.costs(variant, units, |s| db.index(s).size());
+    // A byte a slot: every game solved so far has depths that fit one.
+    let bytes: Vec<u64> = units.iter().map(|u| slots(db, u)).collect();
+    let (plain, _) = disk_peak(&graph, &costs, &bytes, None);
+    let (compact, tables) = disk_peak(&graph, &costs, &bytes, Some(model.tables_ratio));
+    let gb = |b: u64| b as f64 / 1e9;
+    out.line(format_args!(
+        "peak disk: {:.1} GB of sector files; with --compact about {:.1} GB, ending with {:.1} GB of tables (taking tables at {:.2} of their sector files, as nine's are)",
+        gb(plain),
+        gb(compact),
+        gb(tables),
+        model.tables_ratio
+    ))?;
+    if let Some((i, u)) = units
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, u)| (working_bytes(u, bytes[*i]), std::cmp::Reverse(*i)))
+    {
+        out.line(format_args!(
+            "peak memory: {:.1} GB of working state, in unit {} ({u}), besides the page cache of the files it reads",
+            gb(working_bytes(u, bytes[i])),
+            i + 1
+        ))?;
+    }
     Ok(ExitCode::SUCCESS)
 }

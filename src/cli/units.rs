@@ -37,6 +37,14 @@ pub fn print_solved(
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `--verify` and `--compact` ask of a solve.
+pub fn solve_options(args: &SolveArgs) -> morris::solve::SolveOptions {
+    morris::solve::SolveOptions {
+        verify: args.verify,
+        compact: args.compact.then(morris::tables::Options::default),
+    }
+}
+
 /// The worker threads of `--threads`.
 pub fn thread_pool(args: &SolveArgs) -> Result<rayon::ThreadPool, Failure> {
     Ok(morris::front::thread_pool(

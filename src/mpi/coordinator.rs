@@ -7,7 +7,7 @@ use super::message::{decode, encode, Times, ToScheduler, ToWorker};
 use super::report::{MpiError, Summary};
 use crate::progress::ClusterEvent as Event;
 use crate::progress::Progress;
-use crate::solve::{self, triage, unit_costs, unit_done};
+use crate::solve::{self, triage, turn_after, unit_costs, unit_done, SolveOptions};
 use crate::space::WorkUnit;
 use crate::space::{Schedule, UnitGraph};
 use crate::store::Database;
@@ -23,7 +23,7 @@ pub(super) fn run(
     plan_id: u64,
     threads: &rayon::ThreadPool,
     progress: &dyn Progress,
-    verify: bool,
+    options: &SolveOptions,
 ) -> Result<Summary, MpiError> {
     let mut c = Coordinator::new(cluster, db, units, plan_id, progress);
     if c.workers == 0 {
@@ -31,7 +31,8 @@ pub(super) fn run(
         return match c.failure {
             Some(f) => Err(f),
             None => {
-                let solved = threads.install(|| solve::solve_units(db, units, progress, verify))?;
+                let solved =
+                    threads.install(|| solve::solve_units(db, units, progress, options))?;
                 Ok(Summary {
                     units: units.len(),
                     solved,
@@ -39,6 +40,15 @@ pub(super) fn run(
                 })
             }
         };
+    }
+    if c.failure.is_none() {
+        // Units a stopped compact run solved but did not turn into tables: their last
+        // reader is solved, so no worker will be the one to turn them.
+        let graph = UnitGraph::new(db.variant(), units);
+        let all = 0..units.len();
+        if let Err(e) = threads.install(|| turn_after(db, units, &graph, all, options, progress)) {
+            c.failure = Some(e.into());
+        }
     }
     loop {
         if c.failure.is_none() {

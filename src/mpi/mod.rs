@@ -23,6 +23,7 @@ mod report;
 mod worker;
 
 use crate::progress::Progress;
+use crate::solve::SolveOptions;
 use crate::space::{plan, Sector, WorkUnit};
 use crate::store::Database;
 pub use cluster::Cluster;
@@ -47,8 +48,8 @@ impl Cluster {
     /// Solves every work unit needed for `roots` across the job; every rank calls it with the
     /// same arguments. Rank 0 schedules (and solves alone when it is the only rank); the
     /// others solve the units it hands them in `threads`. `progress` hears of the units this
-    /// rank solves and, at rank 0, of its decisions ([`Progress::cluster`]); with `verify` each unit is proved right
-    /// after it is written.
+    /// rank solves and, at rank 0, of its decisions ([`Progress::cluster`]); `options` say whether each unit is proved
+    /// right after it is written and whether the folder is solved compact.
     ///
     /// # Errors
     /// This rank's own failure, or at rank 0 any worker's; at a worker, [`MpiError::Stopped`]
@@ -59,14 +60,14 @@ impl Cluster {
         roots: &[Sector],
         threads: &rayon::ThreadPool,
         progress: &dyn Progress,
-        verify: bool,
+        options: &SolveOptions,
     ) -> Result<Summary, MpiError> {
         let units = plan(db.variant(), roots);
         let plan_id = plan_id(db, &units);
         if self.rank() == 0 {
-            coordinator::run(self, db, &units, plan_id, threads, progress, verify)
+            coordinator::run(self, db, &units, plan_id, threads, progress, options)
         } else {
-            worker::run(self, db, &units, plan_id, threads, progress, verify)
+            worker::run(self, db, &units, plan_id, threads, progress, options)
         }
     }
 }

@@ -6,8 +6,8 @@ use super::cluster::{receive, send, Cluster};
 use super::message::{decode, encode, ToScheduler, ToWorker};
 use super::report::{MpiError, Summary};
 use crate::progress::Progress;
-use crate::solve::solve_locked;
-use crate::space::WorkUnit;
+use crate::solve::{solve_locked, turn_after, SolveOptions};
+use crate::space::{UnitGraph, WorkUnit};
 use crate::store::Database;
 use ::mpi::traits::Communicator;
 
@@ -19,9 +19,10 @@ pub(super) fn run(
     plan_id: u64,
     threads: &rayon::ThreadPool,
     progress: &dyn Progress,
-    verify: bool,
+    options: &SolveOptions,
 ) -> Result<Summary, MpiError> {
     let me = cluster.rank();
+    let graph = UnitGraph::new(db.variant(), units);
     send(cluster, 0, &encode(&ToScheduler::Hello { plan: plan_id }));
     let mut solved = 0;
     loop {
@@ -50,7 +51,12 @@ pub(super) fn run(
                 progress.unit(u, unit as usize, units.len(), false);
                 // A panic is a bug, but rank 0 must hear of it or it waits for ever.
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    threads.install(|| solve_locked(db, u, progress, verify))
+                    threads.install(|| {
+                        let solved = solve_locked(db, u, progress, options.verify)?;
+                        // The last reader of a unit to be solved turns it into tables.
+                        turn_after(db, units, &graph, [unit as usize], options, progress)?;
+                        Ok::<_, crate::error::Error>(solved)
+                    })
                 }));
                 match outcome {
                     Ok(Ok(Some(times))) => {

@@ -16,15 +16,30 @@ use crate::error::Error;
 use crate::progress::{go_on, Progress, UnitTimes};
 use crate::rules::{Position, Value};
 use crate::space::{plan, CostModel, Schedule, Sector, UnitGraph, WorkUnit};
-use crate::store::{Database, UnitLock};
+use crate::store::{table_path, Database, TableKind, UnitLock};
+pub use working::working_bytes;
 use working::WorkingUnit;
 use write::{fs_create_dir, write_part};
 
+mod compact;
 mod init;
 mod levels;
 mod placement;
 mod working;
 mod write;
+
+/// How a solve checks and stores what it solves.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Prove each unit right after writing it (`solve --verify`): a fault stops the run
+    /// (`Error::Unsound`).
+    pub verify: bool,
+    /// Turn each unit's sectors into their tables, built with these options, as soon as every
+    /// unit that reads them is solved, and remove their sector files (`solve --compact`): the
+    /// disk holds the tables and only the files a unit still reads, and the finished folder
+    /// is a tables folder.
+    pub compact: Option<crate::tables::Options>,
+}
 
 /// Solves one work unit (its dependencies must be solved in `db`) and writes its sector files.
 ///
@@ -159,13 +174,25 @@ pub(crate) fn triage(
         };
         if let Some(e) = damage {
             db.forget();
-            let path = db.path(s);
-            match std::fs::rename(&path, path.with_extension("sec.damaged")) {
-                // Another process moved it aside first.
-                Err(io) if io.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(Error::io(&path, io))
+            // The sector file, or else the tables a compact solve turned it into.
+            let file = db.path(s);
+            let files = if file.exists() {
+                vec![file]
+            } else {
+                [TableKind::Wdl, TableKind::Depth]
+                    .map(|k| table_path(db.dir(), s, k))
+                    .into()
+            };
+            for path in files {
+                let mut aside = path.clone().into_os_string();
+                aside.push(".damaged");
+                match std::fs::rename(&path, &aside) {
+                    // Another process moved it aside first.
+                    Err(io) if io.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(Error::io(&path, io))
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
             progress.damaged(s, &e.to_string());
             done = false;
@@ -213,20 +240,25 @@ fn prove_unit(db: &Database, unit: &WorkUnit, progress: &dyn Progress) -> Result
 /// As [`solve_unit`] and [`is_solved`]: a foreign file (another variant, rule set or format)
 /// stops the run untouched.
 pub fn solve(db: &Database, roots: &[Sector], progress: &dyn Progress) -> Result<usize, Error> {
-    solve_units(db, &plan(db.variant(), roots), progress, false)
+    solve_units(
+        db,
+        &plan(db.variant(), roots),
+        progress,
+        &SolveOptions::default(),
+    )
 }
 
-/// [`solve`] for the units of a plan (as [`plan`] makes it: dependencies first); with
-/// `verify`, each unit solved now is proved right after it is written, and a fault stops the
-/// run (`Error::Unsound`).
+/// [`solve`] for the units of a plan (as [`plan`] makes it: dependencies first), checked and
+/// stored as `options` say.
 ///
 /// # Errors
-/// As [`solve`], and `Error::Unsound`.
+/// As [`solve`], `Error::Unsound` (with `verify`), and a failing tables build (with
+/// `compact`).
 pub fn solve_units(
     db: &Database,
     units: &[WorkUnit],
     progress: &dyn Progress,
-    verify: bool,
+    options: &SolveOptions,
 ) -> Result<usize, Error> {
     fs_create_dir(db)?;
     db.record_planned(units.iter().flat_map(|u| u.sectors.iter().copied()))?;
@@ -241,20 +273,49 @@ pub fn solve_units(
         }
     }
     db.forget();
+    // A run stopped between a unit and its turning leaves units to turn.
+    turn_after(db, units, &graph, 0..units.len(), options, progress)?;
     let mut solved = 0;
     while let Some(i) = schedule.next_unit() {
         go_on(progress)?;
         let unit = &units[i];
         progress.unit(unit, number, units.len(), false);
         number += 1;
-        if let Some(times) = solve_locked(db, unit, progress, verify)? {
+        if let Some(times) = solve_locked(db, unit, progress, options.verify)? {
             solved += 1;
             progress.unit_solved(unit, &times);
         }
         schedule.done(i);
+        turn_after(db, units, &graph, [i], options, progress)?;
     }
     debug_assert!(schedule.is_finished());
     Ok(solved)
+}
+
+/// With `options.compact`, turns into tables the units that `solved` and the units they read
+/// may have released: those whose readers are all solved now.
+///
+/// # Errors
+/// As [`compact::turn_ready`].
+pub(crate) fn turn_after(
+    db: &Database,
+    units: &[WorkUnit],
+    graph: &UnitGraph,
+    solved: impl IntoIterator<Item = usize>,
+    options: &SolveOptions,
+    progress: &dyn Progress,
+) -> Result<usize, Error> {
+    let Some(tables) = &options.compact else {
+        return Ok(0);
+    };
+    let mut candidates: Vec<usize> = Vec::new();
+    for i in solved {
+        candidates.extend(graph.dependencies(i));
+        candidates.push(i);
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    compact::turn_ready(db, units, graph, candidates, tables, progress)
 }
 
 /// The value of the start position, if its sector is solved.
@@ -307,7 +368,11 @@ mod tests {
         let db = Database::new(&dir, &variant).unwrap();
         let s: Sector = "3-3-0-0".parse().unwrap();
         let units = plan(&variant, &[s]);
-        assert_eq!(solve_units(&db, &units, &Silent, true).unwrap(), 1);
+        let verify = SolveOptions {
+            verify: true,
+            ..SolveOptions::default()
+        };
+        assert_eq!(solve_units(&db, &units, &Silent, &verify).unwrap(), 1);
         let file = db.rows(s).unwrap();
         let slots = file.header().slots;
         let wrong = (0..slots)

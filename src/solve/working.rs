@@ -99,6 +99,19 @@ pub(super) struct WorkingSector {
     pub(super) marks: Vec<AtomicU64>,
 }
 
+/// The bytes of the working state of a unit of `slots` index slots: a 16-bit state per slot,
+/// and in a cyclic unit a byte of its deepest winning child and the level marks. The children
+/// it reads are mapped files, in the page cache besides.
+pub fn working_bytes(unit: &WorkUnit, slots: u64) -> u64 {
+    let state = 2 * slots;
+    if unit.cyclic {
+        let marks = slots.div_ceil(MARK_BLOCK as u64) * MARK_WORDS as u64 * 8;
+        state + slots + marks
+    } else {
+        state
+    }
+}
+
 /// The value of [`WorkingSector::deepest`] that sends a reader to `deeper`.
 const DEEP: u8 = u8::MAX;
 

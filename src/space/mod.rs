@@ -9,5 +9,5 @@ pub(crate) use index::slot_of;
 pub(crate) use index::{next_combination, spread, Entry, ImageCounter, OneMore, RowRank, Walker};
 pub use index::{Orbits, SectorIndex};
 pub use reach::{reachable, Reachable};
-pub use schedule::{simulate, CostModel, Schedule, UnitGraph, UnitState};
+pub use schedule::{disk_peak, simulate, CostModel, Schedule, UnitGraph, UnitState};
 pub use sector::{endgame_roots, plan, Sector, WorkUnit};

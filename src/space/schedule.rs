@@ -274,6 +274,50 @@ pub fn simulate(graph: &UnitGraph, costs: &[f64], workers: usize) -> f64 {
     now
 }
 
+/// The disk a one-process solve of a plan holds at its highest, in bytes, taking units in the
+/// [`Schedule`]'s order: `bytes[u]` is what unit `u`'s sector files hold. With `compact`, the
+/// ratio of a sector's tables to its file, each unit is turned into tables (and its files
+/// removed) as soon as every unit that reads it is solved, its tables and files both on disk
+/// while it is turned. Returns the peak and what the disk holds at the end.
+///
+/// # Panics
+/// As [`Schedule::new`], and when `bytes` does not have one entry per unit.
+pub fn disk_peak(
+    graph: &UnitGraph,
+    costs: &[f64],
+    bytes: &[u64],
+    compact: Option<f64>,
+) -> (u64, u64) {
+    assert_eq!(bytes.len(), graph.len(), "one size per unit");
+    let mut schedule = Schedule::new(graph, costs);
+    let mut readers_left: Vec<usize> = graph.dependents.iter().map(Vec::len).collect();
+    let (mut raw, mut tables, mut peak) = (0u64, 0u64, 0u64);
+    while let Some(u) = schedule.next_unit() {
+        schedule.done(u);
+        raw += bytes[u];
+        peak = peak.max(raw + tables);
+        let Some(ratio) = compact else {
+            continue;
+        };
+        let mut turned = Vec::new();
+        for &d in &graph.dependencies[u] {
+            readers_left[d] -= 1;
+            if readers_left[d] == 0 {
+                turned.push(d);
+            }
+        }
+        if readers_left[u] == 0 {
+            turned.push(u);
+        }
+        for t in turned {
+            tables += (bytes[t] as f64 * ratio).ceil() as u64;
+            peak = peak.max(raw + tables);
+            raw -= bytes[t];
+        }
+    }
+    (peak, raw + tables)
+}
+
 /// Seconds per index slot by kind of unit, measured: the wall time of one worker (a process
 /// using all its threads) on the machine the rates were measured on.
 ///
@@ -297,6 +341,9 @@ pub struct CostModel {
     pub mixed: f64,
     /// Seconds each unit costs besides its slots (opening files, starting threads).
     pub per_unit: f64,
+    /// The bytes of a sector's two tables over those of its sector file, for the disk a
+    /// compact solve holds.
+    pub tables_ratio: f64,
 }
 
 impl CostModel {
@@ -342,6 +389,9 @@ impl CostModel {
             // 4-4-0-0: 3.9.
             mixed: 3.0,
             per_unit: 0.05,
+            // Nine's whole tables over its database (data/results/nine-standard-tables.json:
+            // 10.91 GB of 27.84 GB); seven's are 0.35, six's 0.44.
+            tables_ratio: 0.392,
         }
     }
 

@@ -41,8 +41,12 @@ impl UnitLock {
             }
             Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
         }
-        // Holding the lock, nobody else writes these sectors: their temporary files are stale.
-        let names: Vec<String> = sectors.iter().map(|s| format!("{s}.sec")).collect();
+        // Holding the lock, nobody else writes these sectors' files or tables (a compact solve
+        // turns a unit into tables under its lock): their temporary files are stale.
+        let names: Vec<String> = sectors
+            .iter()
+            .flat_map(|s| ["sec", "wdl", "dtm"].map(|ext| format!("{s}.{ext}")))
+            .collect();
         if let Ok(entries) = fs::read_dir(dir) {
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();

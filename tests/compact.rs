@@ -1,0 +1,238 @@
+//! `solve --compact`: a solve that turns each sector into its tables as soon as no unit still
+//! to solve reads it ends with exactly the tables that `tables` builds from a plain solve's
+//! database (every file byte for byte, every value equal), and a compact run killed at any
+//! moment resumes to the same bytes.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+mod common;
+
+use common::{morris, scratch, solve_into, text, Rng};
+use morris::rules::{Phases, RuleOverrides};
+use morris::store::Database;
+use morris::Variant;
+
+/// The files of a rule set's folder by name: tables, sector files and the record of planned
+/// sectors, lock files left out (a solve leaves them for the next).
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().ends_with(".lock"))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// Asserts that two folders hold the same files, byte for byte.
+fn same_files(expected: &Path, got: &Path, what: &str) {
+    let (a, b) = (files(expected), files(got));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "{what}"
+    );
+    for (name, bytes) in &a {
+        assert!(b[name] == *bytes, "{what}: {name} differs");
+    }
+}
+
+/// Solves `variant` (with `extra` arguments) plainly into `DIR/plain` and builds its tables
+/// into `DIR/tables`; returns the rule-set folders of both.
+fn plain_and_tables(dir: &Path, variant: &str, extra: &[&str]) -> (Database, std::path::PathBuf) {
+    let (plain, tables) = (dir.join("plain"), dir.join("tables"));
+    solve_into(variant, &plain, extra);
+    let mut args = vec!["--variant", variant, "tables", "-q"];
+    args.extend(rules_of(extra));
+    args.extend(["--db", plain.to_str().unwrap()]);
+    args.extend(["--out", tables.to_str().unwrap()]);
+    let out = morris(&args);
+    assert!(out.status.success(), "{}", text(&out));
+    let v = game(variant, extra);
+    let db = Database::new(&plain, &v).unwrap();
+    let table_dir = tables.join(morris::store::rule_set_folder(&v));
+    (db, table_dir)
+}
+
+/// The rule switches among a solve's extra arguments (each a `--switch value` pair).
+fn rules_of<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for pair in extra.chunks(2) {
+        if pair[0] == "--phases" {
+            out.extend(pair);
+        }
+    }
+    out
+}
+
+/// The variant of `name` under the rule switches of `extra`.
+fn game(name: &str, extra: &[&str]) -> Variant {
+    let lasker = extra.windows(2).any(|w| w == ["--phases", "lasker"]);
+    let v = Variant::by_name(name).unwrap();
+    if lasker {
+        v.with_overrides(RuleOverrides {
+            phases: Some(Phases::Lasker),
+            ..RuleOverrides::default()
+        })
+    } else {
+        v
+    }
+}
+
+/// Every value of every sector of `plain` equals what the compact folder holds: its tables
+/// decoded whole, cell by cell.
+fn every_value_equal(plain: &Database, compact: &Database) -> u64 {
+    let mut compared = 0;
+    for s in plain.present() {
+        let (a, b) = (plain.rows(s).unwrap(), compact.rows(s).unwrap());
+        let slots = a.header().slots;
+        assert_eq!(slots, b.header().slots, "{s}");
+        for i in 0..slots {
+            assert_eq!(a.cell(i).unwrap(), b.cell(i).unwrap(), "{s} slot {i}");
+        }
+        compared += slots;
+    }
+    compared
+}
+
+/// Morabaraba's and Lasker Morris's endgames of up to five pieces a side, and five under
+/// Lasker's phases whole (its cyclic units hold pieces in hand), solved compact: no sector
+/// file is left, the tables are those `tables` builds from a plain solve, byte for byte, every
+/// value equals the plain database's, and `check`, `stats` and a rerun of the solve read the
+/// folder as a whole.
+#[test]
+fn a_compact_solve_ends_with_the_tables_of_the_plain_database() {
+    let cases: [(&str, &[&str]); 3] = [
+        ("morabaraba", &["--max-pieces", "5"]),
+        ("lasker", &["--max-pieces", "5"]),
+        ("five", &["--phases", "lasker"]),
+    ];
+    for (variant, extra) in cases {
+        let dir = scratch(&format!("compact-{variant}"));
+        let (plain, table_dir) = plain_and_tables(&dir, variant, extra);
+        let compact = dir.join("compact");
+        let mut args = extra.to_vec();
+        args.push("--compact");
+        let log = solve_into(variant, &compact, &args);
+        let v = game(variant, extra);
+        let compact_dir = compact.join(morris::store::rule_set_folder(&v));
+        same_files(&table_dir, &compact_dir, variant);
+        assert!(
+            !files(&compact_dir).keys().any(|k| k.ends_with(".sec")),
+            "{variant}: a sector file is left"
+        );
+        let c = Database::tables(&compact, &v, 0).unwrap();
+        let compared = every_value_equal(&plain, &c);
+        assert!(compared > 1_000_000, "{variant}: {compared} slots");
+        let mut rules = vec!["--variant", variant];
+        rules.extend(rules_of(extra));
+        let run = |more: &[&str]| {
+            let mut args = rules.clone();
+            args.extend(more);
+            let out = morris(&args);
+            assert!(out.status.success(), "{more:?}: {}", text(&out));
+            text(&out)
+        };
+        let compact_arg = compact.to_str().unwrap();
+        assert!(run(&["check", "-q", "--tables", compact_arg]).contains("all hold"));
+        assert_eq!(
+            run(&["stats", "--json", "--tables", compact_arg]),
+            run(&[
+                "stats",
+                "--json",
+                "--db",
+                dir.join("plain").to_str().unwrap()
+            ]),
+            "{variant}"
+        );
+        // A rerun finds every unit solved and changes nothing.
+        let again = solve_into(variant, &compact, &args);
+        assert!(again.contains("(0 solved now"), "{again}");
+        same_files(&table_dir, &compact_dir, variant);
+        assert!(log.contains("work units"), "{log}");
+    }
+}
+
+/// The state a killed compact run left: sector files, win/draw/loss tables, temporaries.
+fn census(dir: &Path) -> (usize, usize, usize) {
+    let names: Vec<String> = fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let count = |f: &dyn Fn(&str) -> bool| names.iter().filter(|n| f(n)).count();
+    (
+        count(&|n| n.ends_with(".sec")),
+        count(&|n| n.ends_with(".wdl")),
+        count(&|n| n.ends_with(".tmp")),
+    )
+}
+
+/// A compact solve of six under Lasker's phases, killed (SIGKILL) at moments drawn at random
+/// again and again, each time resumed, ends with the tables of the plain database byte for
+/// byte: a unit, a table and a removed sector file are each whole or absent.
+#[test]
+fn a_compact_solve_killed_at_random_moments_resumes_to_the_same_tables() {
+    let extra = ["--phases", "lasker"];
+    let dir = scratch("compact-kill");
+    let (_, table_dir) = plain_and_tables(&dir, "six", &extra);
+    let compact = dir.join("compact");
+    let v = game("six", &extra);
+    let compact_dir = compact.join(morris::store::rule_set_folder(&v));
+    let mut rng = Rng::new(0x6b11);
+    let mut mixed = 0;
+    let mut kills = 0;
+    for _ in 0..12 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+            .args(["--variant", "six", "solve", "--quiet", "--compact"])
+            .args(extra)
+            .args(["--db", compact.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(200 + rng.below(1800)));
+        let finished = child.try_wait().unwrap().is_some();
+        child.kill().unwrap(); // SIGKILL on Unix
+        child.wait().unwrap();
+        if finished {
+            break;
+        }
+        kills += 1;
+        let (sec, wdl, _) = census(&compact_dir);
+        mixed += usize::from(sec > 0 && wdl > 0);
+    }
+    assert!(
+        kills >= 3 && mixed >= 2,
+        "{kills} kills, {mixed} of them between sector files and tables: the test proves little"
+    );
+    let out = solve_into("six", &compact, &["--phases", "lasker", "--compact"]);
+    assert!(out.contains("start position:"), "{out}");
+    same_files(
+        &table_dir,
+        &compact_dir,
+        "six under Lasker's phases, killed and resumed",
+    );
+    assert_eq!(census(&compact_dir), (0, files(&table_dir).len() / 2, 0));
+}
+
+/// `solve --plan` states the peak disk of both ways of storing and the peak working memory.
+#[test]
+fn the_plan_states_peak_disk_and_memory() {
+    let out = morris(&["--variant", "nine", "solve", "--plan"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let t = text(&out);
+    assert!(
+        t.contains("peak disk: 27.8 GB of sector files; with --compact about "),
+        "{t}"
+    );
+    assert!(t.contains("peak memory: 3.3 GB of working state"), "{t}");
+}
