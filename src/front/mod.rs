@@ -8,7 +8,7 @@ mod bits;
 mod folder;
 
 pub use advice::{command_of, game_options, message, solve_command, whole_game_command};
-pub use bits::{bits_of, notation_of_bits, Bits};
+pub use bits::{bits_of, notation_of_bits, position_of_bits, Bits};
 pub use folder::{check_folder, nothing_solved, the_rule_set, the_rule_set_in, NoOneRuleSet};
 
 use crate::error::Error;

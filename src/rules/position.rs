@@ -160,9 +160,31 @@ impl Position {
                 return Err(fail(format!("turn must be w or b, found {t:?}")));
             }
         };
-        let w = parse_hand(variant, Color::White, white_hand, sides[0]).map_err(fail)?;
-        let b = parse_hand(variant, Color::Black, black_hand, sides[1]).map_err(fail)?;
-        check_hands(variant, turn, w, b).map_err(fail)?;
+        // Each hand read and checked in turn, so that the first fault is the one reported.
+        let w = parse_hand(variant, Color::White, white_hand).map_err(fail)?;
+        check_hand(variant, Color::White, w, sides[0]).map_err(fail)?;
+        let b = parse_hand(variant, Color::Black, black_hand).map_err(fail)?;
+        check_hand(variant, Color::Black, b, sides[1]).map_err(fail)?;
+        Position::from_sides(variant, sides, [w, b], turn).map_err(fail)
+    }
+
+    /// The position of White's and Black's points (`sides`) and hands (`hands`) with `turn`
+    /// to move, checked as [`Position::parse`] checks them: piece counts, and hands that
+    /// cannot occur with that side to move. The points must lie on the board, each on one
+    /// side's set at most (the caller's sets come from the board).
+    ///
+    /// # Errors
+    /// What is wrong, in the parser's words.
+    pub(crate) fn from_sides(
+        variant: &Variant,
+        sides: [PointSet; 2],
+        hands: [u8; 2],
+        turn: Color,
+    ) -> Result<(Position, Color), String> {
+        let [w, b] = hands;
+        check_hand(variant, Color::White, w, sides[0])?;
+        check_hand(variant, Color::Black, b, sides[1])?;
+        check_hands(variant, turn, w, b)?;
         let white = Position {
             mover: sides[0],
             opponent: sides[1],
@@ -266,34 +288,38 @@ fn parse_rows(variant: &Variant, rows: &str) -> Result<[PointSet; 2], String> {
 }
 
 /// The hand of `color`, whose pieces on the board are `on_board`, from its field.
-fn parse_hand(
-    variant: &Variant,
-    color: Color,
-    field: &str,
-    on_board: PointSet,
-) -> Result<u8, String> {
+fn parse_hand(variant: &Variant, color: Color, field: &str) -> Result<u8, String> {
     let pieces = variant.pieces();
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
         let field = clip(field);
         return Err(format!("{color}'s hand must be a number, found {field:?}"));
     }
-    let hand = match field.parse::<u8>() {
-        Ok(h) if h <= pieces => h,
-        _ => {
-            return Err(format!(
-                "{color}'s hand {} exceeds the {pieces} pieces of {}",
-                clip(field),
-                variant.name()
-            ))
-        }
-    };
+    match field.parse::<u8>() {
+        Ok(h) if h <= pieces => Ok(h),
+        _ => Err(format!(
+            "{color}'s hand {} exceeds the {pieces} pieces of {}",
+            clip(field),
+            variant.name()
+        )),
+    }
+}
+
+/// Checks that `color` may have `hand` pieces in hand with `on_board` on the board.
+fn check_hand(variant: &Variant, color: Color, hand: u8, on_board: PointSet) -> Result<(), String> {
+    let pieces = variant.pieces();
+    if hand > pieces {
+        return Err(format!(
+            "{color}'s hand {hand} exceeds the {pieces} pieces of {}",
+            variant.name()
+        ));
+    }
     if on_board.len() + hand as u32 > pieces as u32 {
         return Err(format!(
             "{color} has {} on the board and {hand} in hand, more than its {pieces} pieces",
             on_board.len()
         ));
     }
-    Ok(hand)
+    Ok(())
 }
 
 /// Checks that hands `w` (White's) and `b` (Black's) can occur with `turn` to move.

@@ -181,6 +181,51 @@ impl Database {
         }
     }
 
+    /// Opens several folders as one ([`Layers`](super::Layers)): each sector is read from the
+    /// first folder that holds it, sector files mapped or read through a cache as `reading`
+    /// says (as [`Database::open_reading`] opens one folder). Messages name the first folder.
+    ///
+    /// # Errors
+    /// `Error::BadFolder` when no folder is given, or one is itself a rule-set folder; as
+    /// [`Database::open_reading`].
+    pub fn open_folders(
+        roots: &[PathBuf],
+        variant: &Variant,
+        reading: Reading,
+    ) -> Result<Database, Error> {
+        let [first, rest @ ..] = roots else {
+            return Err(Error::BadFolder {
+                path: PathBuf::new(),
+                why: String::from("no folder was given"),
+            });
+        };
+        if rest.is_empty() {
+            return Database::open_reading(first, variant, reading);
+        }
+        for root in roots {
+            refuse_rule_set_folder(&Disk, root, Kind::Sectors)?;
+            refuse_rule_set_folder(&Disk, root, Kind::Tables)?;
+        }
+        let files: Arc<dyn Files> = Arc::new(super::Layers::on_disk(roots.to_vec()));
+        let db = Database::in_files(files, first, variant, Kind::Sectors, None)?;
+        let (kind, default) = match db.kind_held() {
+            Some(Kind::Tables) => (Kind::Tables, READER_CACHE_BYTES),
+            _ => (Kind::Sectors, SECTOR_READER_CACHE_BYTES),
+        };
+        let (mapped, cache) = match reading {
+            // Tables are read through a cache all the same (see `open_reading`).
+            Reading::Mapped if kind == Kind::Sectors => (true, READER_CACHE_BYTES),
+            Reading::Mapped => (false, READER_CACHE_BYTES),
+            Reading::Cached(bytes) => (false, bytes.unwrap_or(default)),
+        };
+        Ok(Database {
+            kind,
+            mapped,
+            cache: Arc::new(BlockCache::new(cache)),
+            ..db
+        })
+    }
+
     /// What the rule-set folder holds: sector files (some, with tables or not), tables only,
     /// or nothing (`None`).
     fn kind_held(&self) -> Option<Kind> {
@@ -490,6 +535,28 @@ impl Database {
         self.rows.store(Arc::new(HashMap::new()));
     }
 
+    /// Drops what is open of `sector` (its values and its cells in place; tables decoded whole
+    /// are freed once no caller holds them), so that a reader going through a game sector by
+    /// sector holds only what it still reads.
+    pub(crate) fn release(&self, sector: Sector) {
+        let _opening = self.opening.lock().unwrap_or_else(|e| e.into_inner());
+        if self.values.load().contains_key(&sector) {
+            let mut all = HashMap::clone(&self.values.load());
+            all.remove(&sector);
+            self.values.store(Arc::new(all));
+        }
+        if self.rows.load().contains_key(&sector) {
+            let mut all = HashMap::clone(&self.rows.load());
+            all.remove(&sector);
+            self.rows.store(Arc::new(all));
+        }
+    }
+
+    /// Whether the folder holds `sector` as tables (and no sector file).
+    pub(crate) fn held_as_tables(&self, sector: Sector) -> bool {
+        matches!(self.stored(sector), Ok(Stored::Tables))
+    }
+
     /// The value of any valid position: finished positions are losses at depth 0 without a
     /// file; others are read from their sector.
     ///
@@ -541,6 +608,12 @@ impl Database {
                 Database::reader(root, variant, bytes.unwrap_or(SECTOR_READER_CACHE_BYTES))
             }
         }
+    }
+
+    /// Whether the folder holds what a probe of `pos` reads: its sector's files (a finished
+    /// position needs none). Files are looked for, not opened or checked.
+    pub fn covers(&self, pos: &Position) -> bool {
+        too_few_pieces(pos) || self.stored(Sector::of(pos)).is_ok()
     }
 
     /// Win, draw or loss of a position, without its depth: from tables, only the

@@ -34,7 +34,7 @@ pub(crate) use model::{context, orders, rank_of, CONTEXTS};
 pub(crate) use sector_tables::table_path;
 pub use sector_tables::SectorTables;
 pub(crate) use sector_tables::{depth_symbol, wdl_symbol};
-pub use source::{Bytes, Disk, Files, InMemory, Mapped, ReadBy, Source};
+pub use source::{Bytes, Disk, Files, InMemory, Layers, Mapped, ReadBy, Source};
 pub(crate) use table::{pack, HEAD as TABLE_HEAD};
 pub(crate) use table::{read_table_header, Model, TableHeader, TableKind};
 pub use values::SectorValues;

@@ -118,6 +118,97 @@ impl Files for Disk {
     }
 }
 
+/// Several folders read as one: a path under the first folder names the same entry under
+/// each, and the first folder that holds it answers; a folder's entries are those of all.
+/// An app ships a game's endgames in one folder and fetches more into another, and reads both
+/// through one database.
+#[derive(Debug)]
+pub struct Layers {
+    /// The folders, the first answering first.
+    roots: Vec<PathBuf>,
+    /// Where their files are (the disk).
+    files: Arc<dyn Files>,
+}
+
+impl Layers {
+    /// The folders `roots` (at least one), on disk: a [`Database`](super::Database) opened on
+    /// the first of them with these files reads them all.
+    pub fn on_disk(roots: Vec<PathBuf>) -> Layers {
+        Layers {
+            roots,
+            files: Arc::new(Disk),
+        }
+    }
+
+    /// The entry `path` (a path under the first folder) under each folder, in order; a path
+    /// elsewhere stands for itself alone.
+    fn candidates(&self, path: &Path) -> Vec<PathBuf> {
+        let Some(first) = self.roots.first() else {
+            return vec![path.to_path_buf()];
+        };
+        match path.strip_prefix(first) {
+            Ok(rest) => self.roots.iter().map(|r| r.join(rest)).collect(),
+            Err(_) => vec![path.to_path_buf()],
+        }
+    }
+
+    /// The first folder's entry `path` that exists, else the first folder's.
+    fn found(&self, path: &Path) -> PathBuf {
+        let all = self.candidates(path);
+        all.iter()
+            .find(|p| self.files.exists(p))
+            .unwrap_or(&all[0])
+            .clone()
+    }
+}
+
+impl Files for Layers {
+    fn list(&self, dir: &Path) -> io::Result<Vec<String>> {
+        let mut names = Vec::new();
+        let mut listed = None;
+        for d in self.candidates(dir) {
+            match self.files.list(&d) {
+                Ok(found) => {
+                    names.extend(found);
+                    listed = Some(Ok(()));
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    listed.get_or_insert(Err(e));
+                }
+            }
+        }
+        match listed {
+            Some(Err(e)) if names.is_empty() => Err(e),
+            None => Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{} is in none of the folders", dir.display()),
+            )),
+            _ => {
+                names.sort();
+                names.dedup();
+                Ok(names)
+            }
+        }
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.candidates(path).iter().any(|p| self.files.exists(p))
+    }
+
+    fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
+        self.files.read(&self.found(path))
+    }
+
+    fn open(&self, path: &Path) -> Result<Arc<dyn Source>, Error> {
+        self.files.open(&self.found(path))
+    }
+
+    fn map(&self, path: &Path) -> Option<Result<Mapped, Error>> {
+        self.files.map(&self.found(path))
+    }
+}
+
 /// Bytes in memory, as one file.
 #[derive(Clone)]
 pub struct Bytes(Arc<[u8]>);
