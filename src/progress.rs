@@ -17,8 +17,8 @@ pub trait Progress: Sync {
     fn waiting(&self, _unit: &WorkUnit) {}
     /// The current work unit is solved and written.
     fn unit_solved(&self, _unit: &WorkUnit, _times: &UnitTimes) {}
-    /// The file of `sector` was damaged (`why`): it was moved aside, and its unit is solved
-    /// again.
+    /// The files of `sector` were damaged (`why`: the fault, and the names they were moved
+    /// aside as), and its unit is solved again.
     fn damaged(&self, _sector: Sector, _why: &str) {}
     /// A phase of the current work unit begins, with `total` steps.
     fn phase(&self, _name: &str, _total: u64) {}

@@ -236,3 +236,47 @@ fn the_plan_states_peak_disk_and_memory() {
     );
     assert!(t.contains("peak memory: 3.3 GB of working state"), "{t}");
 }
+
+/// A table that a compact solve wrote and that was damaged since is found by the next run,
+/// moved aside with its twin table, solved again and turned again: the folder ends as it was.
+#[test]
+fn a_damaged_table_is_moved_aside_and_its_unit_solved_and_turned_again() {
+    let extra = ["--phases", "lasker", "--compact"];
+    let dir = scratch("compact-damaged");
+    let compact = dir.join("compact");
+    solve_into("five", &compact, &extra);
+    let v = game("five", &extra);
+    let rule_dir = compact.join(morris::store::rule_set_folder(&v));
+    let before = files(&rule_dir);
+    let wdl = rule_dir.join("4-4-0-0.wdl");
+    let mut bytes = fs::read(&wdl).unwrap();
+    let at = bytes.len() - 3;
+    bytes[at] ^= 0x5a;
+    fs::write(&wdl, &bytes).unwrap();
+    let out = morris(&[
+        "--variant",
+        "five",
+        "solve",
+        "--phases",
+        "lasker",
+        "--compact",
+        "--db",
+        compact.to_str().unwrap(),
+    ]);
+    let log = text(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("4-4-0-0.wdl: damaged")
+            && log.contains("moved aside as 4-4-0-0.wdl.damaged and 4-4-0-0.dtm.damaged"),
+        "{log}"
+    );
+    assert!(log.contains("turned 4-4-0-0 "), "{log}");
+    let mut after = files(&rule_dir);
+    for aside in ["4-4-0-0.wdl.damaged", "4-4-0-0.dtm.damaged"] {
+        assert!(after.remove(aside).is_some(), "{aside} is not there");
+    }
+    assert!(
+        after == before,
+        "the folder differs after the unit was solved again"
+    );
+}

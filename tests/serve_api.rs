@@ -935,8 +935,8 @@ fn practice_gives_a_solved_position_of_the_sector_with_its_value() {
     assert!(text.contains(" b "), "{black}: {text}");
 }
 
-/// The last line of `solve --plan` ("N work units, S sectors, T index slots") and the rows'
-/// slots by unit name.
+/// The summary line of `solve --plan` ("N work units, S sectors, T index slots", before the
+/// modelled time and the peaks) and the rows' slots by unit name.
 fn plan_of(args: &[&str]) -> (u64, u64, Vec<(String, u64)>) {
     let out = morris(args);
     assert!(
@@ -945,7 +945,8 @@ fn plan_of(args: &[&str]) -> (u64, u64, Vec<(String, u64)>) {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    let last: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
+    let summary = text.lines().find(|l| l.contains(" work units, ")).unwrap();
+    let last: Vec<&str> = summary.split_whitespace().collect();
     let rows = text
         .lines()
         .skip(1)

@@ -265,8 +265,9 @@ pub struct SolveArgs {
     /// reads it is solved, and its sector file removed. The disk holds the tables and only the
     /// files some unit still reads (`--plan` prints the peak); the finished folder is read with
     /// `--tables`. Units read their children from sector files, so a later solve that reads a
-    /// sector already turned decodes its tables (slower, still exact).
-    #[arg(long, conflicts_with_all = ["plan", "simulate_workers"])]
+    /// sector already turned decodes its tables (slower, still exact). With
+    /// --simulate-workers: the units' costs include turning them into tables.
+    #[arg(long)]
     pub compact: bool,
     /// No progress bars.
     #[arg(long, short)]

@@ -99,7 +99,7 @@ impl Progress for SolveBars {
         log(
             self.multi.is_hidden(),
             |l| self.multi.println(l),
-            &format!("sector {sector}: {why}; its files moved aside as *.damaged, its unit is solved again"),
+            &format!("sector {sector}: {why}; its unit is solved again"),
         );
     }
     fn sector_turned(&self, report: &morris::tables::SectorReport, time: std::time::Duration) {
@@ -143,8 +143,8 @@ pub fn solved_line(unit: &WorkUnit, t: &UnitTimes) -> String {
 /// The log line of a sector a compact solve turned into tables.
 pub fn turned_line(r: &morris::tables::SectorReport, time: std::time::Duration) -> String {
     format!(
-        "turned {} into tables in {time:.2?}: win/draw/loss {} bytes, depth {} bytes, of a sector file of {} bytes",
-        r.sector, r.wdl_bytes, r.depth_bytes, r.database_bytes
+        "turned {} ({} slots) into tables in {time:.2?}: win/draw/loss {} bytes, depth {} bytes, of a sector file of {} bytes",
+        r.sector, r.slots, r.wdl_bytes, r.depth_bytes, r.database_bytes
     )
 }
 

@@ -16,6 +16,12 @@ pub fn simulate(db: &Database, units: &[WorkUnit], args: &SolveArgs) -> Result<E
     let variant = db.variant();
     let model = CostModel::reference();
     let mut costs = model.costs(variant, units, |s| db.index(s).size());
+    if args.compact {
+        // Each unit's sectors are turned into tables by a worker, after their last reader.
+        for (c, u) in costs.iter_mut().zip(units) {
+            *c += model.turning_seconds(slots(db, u));
+        }
+    }
     let mut recorded = 0;
     let mut source = String::new();
     if let Some(path) = &args.unit_times {
@@ -78,7 +84,7 @@ pub fn simulate(db: &Database, units: &[WorkUnit], args: &SolveArgs) -> Result<E
 }
 
 /// Seconds for people: `12.3 s`, `45.6 min`, `4.53 h`.
-fn human(seconds: f64) -> String {
+pub fn human(seconds: f64) -> String {
     if seconds < 100.0 {
         format!("{seconds:.2} s")
     } else if seconds < 6000.0 {

@@ -10,6 +10,7 @@ use morris::{Database, Sector, Variant, WorkUnit};
 use super::args::SolveArgs;
 use super::bars::SolveBars;
 use super::output::{Failure, Out};
+use super::simulate::human;
 use super::units::{print_solved, slots, solve_options, thread_pool};
 
 /// `morris solve`.
@@ -67,7 +68,8 @@ fn print_plan(db: &Database, units: &[WorkUnit]) -> Result<ExitCode, Failure> {
     print_peaks(db, units, &mut out)
 }
 
-/// The plan's peak disk, as sector files and solved `--compact`, and its peak working memory.
+/// The plan's modelled time, its peak disk as sector files and solved `--compact`, and its
+/// peak working memory.
 fn print_peaks(db: &Database, units: &[WorkUnit], out: &mut Out) -> Result<ExitCode, Failure> {
     let variant = db.variant();
     let model = CostModel::reference();
@@ -75,6 +77,13 @@ fn print_peaks(db: &Database, units: &[WorkUnit], out: &mut Out) -> Result<ExitC
     let costs = model.costs(variant, units, |s| db.index(s).size());
     // A byte a slot: every game solved so far has depths that fit one.
     let bytes: Vec<u64> = units.iter().map(|u| slots(db, u)).collect();
+    let turning: f64 = bytes.iter().map(|&b| model.turning_seconds(b)).sum();
+    out.line(format_args!(
+        "modelled time: {} for one process, and {} more with --compact to turn sectors into tables (the cost model: {})",
+        human(costs.iter().sum()),
+        human(turning),
+        model.source
+    ))?;
     let (plain, _) = disk_peak(&graph, &costs, &bytes, None);
     let (compact, tables) = disk_peak(&graph, &costs, &bytes, Some(model.tables_ratio));
     let gb = |b: u64| b as f64 / 1e9;

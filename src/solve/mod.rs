@@ -10,6 +10,7 @@
 //! makes a loss at one more than the deepest child. Wins come out shortest, losses longest;
 //! what never resolves is a draw.
 
+use std::path::Path;
 use std::time::Instant;
 
 use crate::error::Error;
@@ -183,9 +184,16 @@ pub(crate) fn triage(
                     .map(|k| table_path(db.dir(), s, k))
                     .into()
             };
+            let mut names = Vec::new();
             for path in files {
                 let mut aside = path.clone().into_os_string();
                 aside.push(".damaged");
+                names.push(
+                    Path::new(&aside)
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                );
                 match std::fs::rename(&path, &aside) {
                     // Another process moved it aside first.
                     Err(io) if io.kind() != std::io::ErrorKind::NotFound => {
@@ -194,7 +202,7 @@ pub(crate) fn triage(
                     _ => {}
                 }
             }
-            progress.damaged(s, &e.to_string());
+            progress.damaged(s, &format!("{e}; moved aside as {}", names.join(" and ")));
             done = false;
         }
     }

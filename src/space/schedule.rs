@@ -321,6 +321,11 @@ pub fn disk_peak(
 /// Seconds per index slot by kind of unit, measured: the wall time of one worker (a process
 /// using all its threads) on the machine the rates were measured on.
 ///
+/// Seconds per slot of turning a sector into its tables: `tables` of Morabaraba's endgames up
+/// to six pieces a side, 454 MB of sector files (a byte a slot) in 50.1 s (2-core AMD EPYC VM,
+/// two threads, alone on the machine; `docs/distributed.md` §5).
+const TURNING_PER_SLOT: f64 = 0.110e-6;
+
 /// A forward-only unit (placement sectors) reads every child from another sector's file, so
 /// its cost per slot hardly depends on the pieces. A cyclic unit's cost grows with the pieces
 /// on the board (more retrograde levels, more of the working state out of cache) and with a
@@ -344,6 +349,8 @@ pub struct CostModel {
     /// The bytes of a sector's two tables over those of its sector file, for the disk a
     /// compact solve holds.
     pub tables_ratio: f64,
+    /// Seconds per slot of turning a sector into its tables (`solve --compact`).
+    pub turning: f64,
 }
 
 impl CostModel {
@@ -392,6 +399,7 @@ impl CostModel {
             // Nine's whole tables over its database (data/results/nine-standard-tables.json:
             // 10.91 GB of 27.84 GB); seven's are 0.35, six's 0.44.
             tables_ratio: 0.392,
+            turning: TURNING_PER_SLOT,
         }
     }
 
@@ -424,6 +432,11 @@ impl CostModel {
             self.forward
         };
         self.per_unit + rate * slots as f64
+    }
+
+    /// The modelled seconds of turning a unit of `slots` index slots into tables.
+    pub fn turning_seconds(&self, slots: u64) -> f64 {
+        self.turning * slots as f64
     }
 
     /// The modelled seconds of every unit of a plan; `slots` gives a sector's index size.

@@ -14,7 +14,6 @@ mod rows;
 mod sector;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 use std::time::Instant;
 
 pub use fault::Fault;
@@ -23,7 +22,7 @@ use fault::{Faults, Files, Unusable};
 use crate::error::Error;
 use crate::progress::Progress;
 use crate::space::Sector;
-use crate::store::{Database, SectorFile};
+use crate::store::Database;
 pub use record::proof_path;
 use record::{read_proof, write_proof, Relied};
 use sector::verify_sector;
@@ -90,7 +89,15 @@ pub fn verify_with(
     resume: bool,
     progress: &dyn Progress,
 ) -> Report {
-    prove(db, sectors, max_faults, resume, false, progress)
+    prove(
+        db,
+        sectors,
+        max_faults,
+        resume,
+        false,
+        DECODED_BYTES,
+        progress,
+    )
 }
 
 /// [`verify_with`]; with `generic` every position's children come move by move from
@@ -102,14 +109,25 @@ fn prove(
     max_faults: usize,
     resume: bool,
     generic: bool,
+    budget: u64,
     progress: &dyn Progress,
 ) -> Report {
     let order = dependencies_first(db, sectors);
     let sectors = &order[..];
+    let (files, later) = open_files(db, sectors);
+    let mut uses: BTreeMap<Sector, usize> = BTreeMap::new();
+    for &s in sectors {
+        for c in read_by(db, s) {
+            *uses.entry(c).or_default() += 1;
+        }
+    }
     let mut proof = Proof {
         db,
         sectors,
-        files: open_files(db, sectors),
+        files,
+        later,
+        uses,
+        budget,
         damaged: BTreeMap::new(),
         faults: Faults {
             list: Vec::new(),
@@ -128,7 +146,9 @@ fn prove(
             proof.report.cancelled = true;
             break;
         }
+        proof.load(s);
         proof.prove_sector(s);
+        proof.done_with(s);
     }
     let mut report = proof.report;
     report.faults = proof.faults.list;
@@ -155,34 +175,79 @@ fn dependencies_first(db: &Database, sectors: &[Sector]) -> Vec<Sector> {
     order
 }
 
-/// Opens the files of `sectors` and of every sector they depend on.
-fn open_files(db: &Database, sectors: &[Sector]) -> Files {
-    let open = |s: Sector| -> Result<Arc<SectorFile>, Unusable> {
-        db.rows(s).map_err(|e| match e {
-            Error::Missing(_) => Unusable {
-                why: format!("sector {s} is missing ({})", db.path(s).display()),
-                missing: Some(s),
-            },
-            e => Unusable {
-                why: e.to_string(),
-                missing: None,
-            },
-        })
-    };
+/// `s` and the sectors its proof reads, each once.
+fn read_by(db: &Database, s: Sector) -> BTreeSet<Sector> {
+    std::iter::once(s)
+        .chain(s.successors(db.variant()))
+        .collect()
+}
+
+/// Why the files of sector `s` cannot be used, from the error opening them.
+fn unusable(db: &Database, s: Sector, e: Error) -> Unusable {
+    match e {
+        Error::Missing(_) => Unusable {
+            why: format!("sector {s} is missing ({})", db.path(s).display()),
+            missing: Some(s),
+        },
+        e => Unusable {
+            why: e.to_string(),
+            missing: None,
+        },
+    }
+}
+
+/// Opens the files of `sectors` and of every sector they depend on: sector files in place
+/// (mapped); tables opened and every block checked, but decoded only when a proof reads them
+/// (the second set), so that a proof from tables holds the cells of a few sectors at a time,
+/// not those of the whole game.
+fn open_files(db: &Database, sectors: &[Sector]) -> (Files, BTreeSet<Sector>) {
     let mut files = Files::new();
+    let mut later = BTreeSet::new();
     for &s in sectors {
-        for c in std::iter::once(s).chain(s.successors(db.variant())) {
-            files.entry(c).or_insert_with(|| open(c));
+        for c in read_by(db, s) {
+            if files.contains_key(&c) || later.contains(&c) {
+                continue;
+            }
+            if !db.held_as_tables(c) {
+                files.insert(c, db.rows(c).map_err(|e| unusable(db, c, e)));
+                continue;
+            }
+            let fault = match db.sector(c) {
+                Ok(values) => values.faults().into_iter().next(),
+                Err(e) => Some(e),
+            };
+            db.release(c);
+            match fault {
+                None => {
+                    later.insert(c);
+                }
+                Some(e) => {
+                    files.insert(c, Err(unusable(db, c, e)));
+                }
+            }
         }
     }
-    files
+    (files, later)
 }
+
+/// The decoded tables a proof keeps for later readers, in bytes, beyond those the sector at
+/// hand reads: a proof from tables holds at most about this much more than one sector and its
+/// dependencies, decoding again what it freed.
+const DECODED_BYTES: u64 = 6 << 30;
 
 /// A verification under way.
 struct Proof<'a> {
     db: &'a Database,
     sectors: &'a [Sector],
+    /// The sectors open now: sector files, tables decoded for the proof at hand, and those
+    /// that cannot be used.
     files: Files,
+    /// Sectors held as tables, sound, decoded only while a proof reads them.
+    later: BTreeSet<Sector>,
+    /// How many sectors still to prove read each sector (itself included).
+    uses: BTreeMap<Sector, usize>,
+    /// The bytes of decoded tables kept for later readers ([`DECODED_BYTES`]).
+    budget: u64,
     /// The damaged blocks of every file read, by sector; the dependencies' are reported once.
     damaged: BTreeMap<Sector, Vec<u64>>,
     faults: Faults,
@@ -203,17 +268,77 @@ impl Proof<'_> {
             }
         }
         for &s in self.sectors {
-            match &self.files[&s] {
-                Err(u) => self.faults.note(Fault {
+            match self.files.get(&s) {
+                // Tables, checked and sound: decoded when proved.
+                None => {}
+                Some(Err(u)) => self.faults.note(Fault {
                     missing: u.missing,
                     ..Fault::of_sector(s, u.why.clone())
                 }),
-                Ok(f) => {
+                Some(Ok(f)) => {
                     for &b in &self.damaged[&s] {
                         self.faults
                             .note(Fault::of_sector(s, f.block_error(b).to_string()));
                     }
                 }
+            }
+        }
+    }
+
+    /// Decodes the tables that the proof of `s` reads (`s` and its dependencies) and that
+    /// are not decoded yet, first freeing decoded tables it does not read while they hold more
+    /// than [`DECODED_BYTES`] (those are decoded again when a later proof reads them).
+    fn load(&mut self, s: Sector) {
+        let needed = read_by(self.db, s);
+        let decoded = |files: &Files, later: &BTreeSet<Sector>| -> u64 {
+            files
+                .iter()
+                .filter(|(c, _)| later.contains(c))
+                .filter_map(|(_, f)| f.as_ref().ok())
+                .map(|f| f.header().payload_len())
+                .sum()
+        };
+        if decoded(&self.files, &self.later) > self.budget {
+            let spare: Vec<Sector> = self
+                .files
+                .keys()
+                .filter(|c| self.later.contains(c) && !needed.contains(c))
+                .copied()
+                .collect();
+            for c in spare {
+                self.files.remove(&c);
+                self.damaged.remove(&c);
+                self.db.release(c);
+            }
+        }
+        for c in needed {
+            if !self.later.contains(&c) || self.files.contains_key(&c) {
+                continue;
+            }
+            let rows = self.db.rows(c).map_err(|e| unusable(self.db, c, e));
+            if let (true, Err(u)) = (c == s, &rows) {
+                // Its blocks checked sound a moment ago; say why it is not proved.
+                self.faults.note(Fault {
+                    missing: u.missing,
+                    ..Fault::of_sector(s, u.why.clone())
+                });
+            }
+            self.damaged.insert(c, Vec::new());
+            self.files.insert(c, rows);
+        }
+    }
+
+    /// Frees the decoded tables that no sector still to prove reads, once `s` is proved.
+    fn done_with(&mut self, s: Sector) {
+        for c in read_by(self.db, s) {
+            let Some(n) = self.uses.get_mut(&c) else {
+                continue;
+            };
+            *n -= 1;
+            if *n == 0 && self.later.contains(&c) {
+                self.files.remove(&c);
+                self.damaged.remove(&c);
+                self.db.release(c);
             }
         }
     }
@@ -320,6 +445,36 @@ mod tests {
     use crate::solve::solve_unit;
     use crate::space::plan;
 
+    /// A proof from tables, which decodes them as it goes (freeing what no later proof reads,
+    /// and with no room to keep any, decoding again what a later proof reads), proves what the
+    /// proof of the database proves.
+    #[test]
+    fn a_proof_from_tables_decoding_as_it_goes_proves_what_the_database_proof_proves() {
+        let (variant, dir, db) = crate::store::scratch("verify-tables", "five", Removal::Standard);
+        let units = plan(&variant, &[Sector::start(&variant)]);
+        for unit in &units {
+            solve_unit(&db, unit, &Silent).unwrap();
+        }
+        let sectors: Vec<Sector> = units.iter().flat_map(|u| u.sectors.clone()).collect();
+        let out = dir.join("tables");
+        crate::tables::build_tables(&db, &out, &crate::tables::Options::default(), &Silent)
+            .unwrap();
+        let tables = Database::tables(&out, &variant, 0).unwrap();
+        let expected = prove(&db, &sectors, 10, false, false, DECODED_BYTES, &Silent);
+        assert_eq!(expected.fault_count, 0);
+        assert!(expected.positions > 100_000);
+        for budget in [0, DECODED_BYTES] {
+            let got = prove(&tables, &sectors, 10, false, false, budget, &Silent);
+            assert_eq!(got.fault_count, 0, "budget {budget}: {:?}", got.faults);
+            assert_eq!(
+                (got.sectors, got.positions, got.children),
+                (expected.sectors, expected.positions, expected.children),
+                "budget {budget}"
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// The placements of whole games, proved a row at a time, find what move-by-move
     /// generation finds, position by position: on sound files (nothing), and on files with
     /// cells overwritten (the same faults, each naming the same position and values), under
@@ -351,8 +506,8 @@ mod tests {
                 placing.len()
             );
             let both = |db: &Database| {
-                let mut fast = prove(db, &placing, usize::MAX, false, false, &Silent);
-                let mut slow = prove(db, &placing, usize::MAX, false, true, &Silent);
+                let mut fast = prove(db, &placing, usize::MAX, false, false, 0, &Silent);
+                let mut slow = prove(db, &placing, usize::MAX, false, true, 0, &Silent);
                 // Slots are proved in parallel: faults come in any order within a sector.
                 for r in [&mut fast, &mut slow] {
                     r.faults.sort_by_key(|f| f.to_string());
