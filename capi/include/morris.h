@@ -162,6 +162,35 @@ typedef struct morris_value {
 } morris_value;
 
 /**
+ * A position as bitboards, the form engines hold, as `morris_probe_bits` takes it: bit `i` of
+ * `white` and of `black` stands for point `i` in notation order (`morris_point_name` names
+ * it), the hands are the pieces each side still has to place, `side_to_move` is
+ * `MORRIS_WHITE` (0) or `MORRIS_BLACK` (1).
+ */
+typedef struct morris_bits {
+  /**
+   * White's points.
+   */
+  uint32_t white;
+  /**
+   * Black's points.
+   */
+  uint32_t black;
+  /**
+   * White's pieces still to place.
+   */
+  uint8_t white_hand;
+  /**
+   * Black's pieces still to place.
+   */
+  uint8_t black_hand;
+  /**
+   * `MORRIS_WHITE` or `MORRIS_BLACK`.
+   */
+  int side_to_move;
+} morris_bits;
+
+/**
  * A legal move and what the side to move gets by playing it (the depth counted from the
  * position before the move), as in `morris query --json`.
  */
@@ -192,35 +221,6 @@ typedef struct morris_move {
    */
   int32_t removed;
 } morris_move;
-
-/**
- * A position as bitboards, the form engines hold, as `morris_probe_bits` takes it: bit `i` of
- * `white` and of `black` stands for point `i` in notation order (`morris_point_name` names
- * it), the hands are the pieces each side still has to place, `side_to_move` is
- * `MORRIS_WHITE` (0) or `MORRIS_BLACK` (1).
- */
-typedef struct morris_bits {
-  /**
-   * White's points.
-   */
-  uint32_t white;
-  /**
-   * Black's points.
-   */
-  uint32_t black;
-  /**
-   * White's pieces still to place.
-   */
-  uint8_t white_hand;
-  /**
-   * Black's pieces still to place.
-   */
-  uint8_t black_hand;
-  /**
-   * `MORRIS_WHITE` or `MORRIS_BLACK`.
-   */
-  int side_to_move;
-} morris_bits;
 
 #ifdef __cplusplus
 extern "C" {
@@ -253,6 +253,43 @@ extern "C" {
 struct morris_db *morris_open(const char *path,
                               const char *variant,
                               const char *rules);
+
+/**
+ * `morris_open` with the cache its reads go through sized by the caller: `cache_bytes` bytes
+ * of checked blocks, shared by the handle's threads (an app on a phone may want a few
+ * megabytes, a server answering from a whole game gigabytes; `morris_open` takes 1 GiB for
+ * sector files and 64 MiB for tables). `cache_bytes` 0 maps sector files instead, the fastest
+ * for random probes where the platform maps files (their memory is the system's page cache;
+ * a file truncated under the map ends the process), and reads tables through the default
+ * cache.
+ *
+ * # Safety
+ * As `morris_open`.
+ */
+struct morris_db *morris_open_sized(const char *path,
+                                    const char *variant,
+                                    const char *rules,
+                                    uint64_t cache_bytes);
+
+/**
+ * Opens `count` folders as one: each sector is read from the first of `paths` that holds it
+ * (an app's shipped endgames in one folder, tables it fetched later in another).
+ * `variant` and `rules` as for `morris_open` (NULL: the one rule set the folders hold
+ * together); `cache_bytes` as for `morris_open_sized` (0 maps sector files). Messages name
+ * the first folder.
+ *
+ * Returns NULL on failure (`morris_last_status` and `morris_last_error` say why):
+ * `MORRIS_BAD_INPUT` for no folder, or a path that is not one.
+ *
+ * # Safety
+ * `paths` points to `count` NUL-terminated strings; `variant` and `rules` are NULL or
+ * NUL-terminated.
+ */
+struct morris_db *morris_open_folders(const char *const *paths,
+                                      size_t count,
+                                      const char *variant,
+                                      const char *rules,
+                                      uint64_t cache_bytes);
 
 /**
  * Opens files the caller holds or fetches itself (an app's bundled assets, memory, ranges
@@ -292,8 +329,10 @@ void morris_close(struct morris_db *db);
 /**
  * The message of the calling thread's last call into the library: why it failed, or `""`
  * after a success. Never NULL. The string belongs to the library and stays valid until this
- * thread's next call into it (other than `morris_last_error`, `morris_last_status` and
- * `morris_version`, which change nothing); copy it to keep it. Each thread has its own.
+ * thread's next call into it (other than `morris_last_error`, `morris_last_advice`,
+ * `morris_last_status` and `morris_version`, which change nothing); copy it to keep it. Each
+ * thread has its own. The message is for the app's user; the command line that cures a
+ * missing sector is apart, in `morris_last_advice`.
  */
 const char *morris_last_error(void);
 
@@ -329,6 +368,25 @@ int morris_db_last_status(const struct morris_db *db);
  * bytes.
  */
 int morris_db_last_error(const struct morris_db *db, char *buf, size_t len);
+
+/**
+ * The advice of the last call on the handle `db`, from whichever thread made it, written to
+ * `buf` with its NUL as `morris_db_last_error` writes the message: for a developer, not an
+ * app's user, the `morris` command line that fills in what was missing (a sector not solved:
+ * `morris solve ... --sector 6-6-0-0`, or the `morris tables` that builds tables); empty when
+ * the call succeeded or its failure has no such cure.
+ *
+ * # Safety
+ * As `morris_db_last_error`.
+ */
+int morris_db_last_advice(const struct morris_db *db, char *buf, size_t len);
+
+/**
+ * The advice of the calling thread's last call, as `morris_db_last_advice` gives a handle's:
+ * the `morris` command that fills in what was missing, or `""`. Valid until the thread's next
+ * call into the library.
+ */
+const char *morris_last_advice(void);
 
 /**
  * The library's version, e.g. `"0.1.0"` (a static string).
@@ -369,6 +427,67 @@ int morris_probe_bits(const struct morris_db *db,
                       uint8_t black_hand,
                       int side_to_move,
                       struct morris_value *out);
+
+/**
+ * Win, draw or loss of a position given as bitboards, without its depth: `*value` is
+ * `MORRIS_WIN`, `MORRIS_DRAW` or `MORRIS_LOSS` for the side to move. From tables only the
+ * win/draw/loss file is read, so it is faster than `morris_probe_bits` and needs no depth
+ * file in memory; failures as `morris_probe_bits`.
+ *
+ * # Safety
+ * `db` is a handle from `morris_open`; `position` points to a readable `morris_bits`;
+ * `value` points to a writable `int32_t`.
+ */
+int morris_probe_wdl_bits(const struct morris_db *db,
+                          const struct morris_bits *position,
+                          int32_t *value);
+
+/**
+ * The values of `count` positions given as bitboards, worked out in parallel on every core:
+ * `out[i]` is what `morris_probe_bits` gives for `positions[i]`.
+ *
+ * Returns `MORRIS_OK` when every position was answered; else the code of the first position
+ * that failed, with its message (prefixed `item N: `, N counting from 0) as the last error.
+ * The other positions are answered all the same. When `statuses` is not NULL, `statuses[i]`
+ * gets each position's own code (`MORRIS_OK` or its failure); the `out[i]` of a failed one
+ * is `{MORRIS_DRAW, -1}`.
+ *
+ * # Safety
+ * `db` is a handle from `morris_open`; `positions` points to `count` readable `morris_bits`
+ * and `out` to `count` writable `morris_value`s (either may be NULL when `count` is 0);
+ * `statuses` is NULL or points to `count` writable `int`s.
+ */
+int morris_probe_many_bits(const struct morris_db *db,
+                           const struct morris_bits *positions,
+                           size_t count,
+                           struct morris_value *out,
+                           int *statuses);
+
+/**
+ * Whether the handle holds what a probe of the position (as bitboards) reads, without
+ * reading it: `*covered` is 1 when its sector's files are in the folder (or the game is over
+ * in it, which needs none), else 0, in which case a probe answers `MORRIS_MISSING`. For an
+ * app that ships part of a game's tables, to know where they end.
+ *
+ * # Safety
+ * `db` is a handle from `morris_open`; `position` points to a readable `morris_bits`;
+ * `covered` points to a writable `int`.
+ */
+int morris_covers_bits(const struct morris_db *db,
+                       const struct morris_bits *position,
+                       int *covered);
+
+/**
+ * The sectors the handle holds, `W-B-WF-BF` each (mover on the board, opponent on the board,
+ * mover's hand, opponent's hand), in increasing order, separated by spaces and NUL-terminated
+ * in `buf`: what it covers. `MORRIS_BUFFER` when `len` is too small (the message says how
+ * many bytes are needed; pass `len` 0 and `buf` NULL to ask).
+ *
+ * # Safety
+ * `db` is a handle from `morris_open`; `buf` points to `len` writable bytes (or is NULL with
+ * `len` 0).
+ */
+int morris_sectors(const struct morris_db *db, char *buf, size_t len);
 
 /**
  * Every legal move of a position in notation with its value, best first, exactly in the

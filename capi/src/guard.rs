@@ -1,5 +1,6 @@
 //! The boundary: every entry point's body runs under [`guard`], which catches panics, turns
-//! failures into a status code and records the message as the calling thread's last error.
+//! failures into a status code and records the message (and the advice, apart) as the calling
+//! thread's last error.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -14,23 +15,42 @@ use crate::{MORRIS_OK, MORRIS_PANIC};
 thread_local! {
     /// The message of this thread's last call: empty after a success.
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+    /// The advice of this thread's last call: the `morris` command that fills what was
+    /// missing, or empty.
+    static LAST_ADVICE: RefCell<CString> = RefCell::new(CString::default());
     /// The status code of this thread's last call.
     static LAST_STATUS: Cell<c_int> = const { Cell::new(MORRIS_OK) };
 }
 
-/// What a call hands back when it fails: the status code and the message.
+/// What a call hands back when it fails: the status code, the message for the app's user,
+/// and the advice for its developer (the `morris` command that fills what is missing).
 #[derive(Debug)]
 pub(crate) struct Failure {
     pub(crate) code: c_int,
     pub(crate) message: String,
+    pub(crate) advice: String,
 }
 
 impl Failure {
+    /// `MORRIS_MISSING` for a folder that holds nothing to answer from: the front door's
+    /// `message` without the `command` it ends with, which becomes the advice.
+    pub(crate) fn missing(message: &str, command: String) -> Failure {
+        let message = message
+            .strip_suffix(&format!("; run `{command}`"))
+            .unwrap_or(message);
+        Failure {
+            code: MORRIS_MISSING,
+            message: message.to_string(),
+            advice: command,
+        }
+    }
+
     /// A failure with `code`.
     pub(crate) fn new(code: c_int, message: impl Into<String>) -> Failure {
         Failure {
             code,
             message: message.into(),
+            advice: String::new(),
         }
     }
 
@@ -49,8 +69,9 @@ impl Failure {
 }
 
 impl From<Error> for Failure {
-    /// The library's error as the command line words it (a missing sector comes with the
-    /// `morris` command that fills it in), with its kind's code.
+    /// The library's error as the command line words it, with its kind's code; the `morris`
+    /// command that fills in a missing sector is the advice, apart from the message, which an
+    /// app may show its user.
     fn from(e: Error) -> Failure {
         let code = match &e {
             Error::Input(_) | Error::BadFolder { .. } => MORRIS_BAD_INPUT,
@@ -59,8 +80,11 @@ impl From<Error> for Failure {
             // Damaged, foreign or old-format files, and anything else: the data cannot be used.
             _ => MORRIS_DAMAGED,
         };
-        let message = morris_lib::front::message(&e);
-        Failure { code, message }
+        Failure {
+            code,
+            message: e.to_string(),
+            advice: morris_lib::front::command_of(&e).unwrap_or_default(),
+        }
     }
 }
 
@@ -76,9 +100,9 @@ impl From<InvalidInput> for Failure {
 /// # Errors
 /// The failure's code: the body's, or `MORRIS_PANIC` for a panic.
 pub(crate) fn guard<T>(body: impl FnOnce() -> Result<T, Failure>) -> Result<T, c_int> {
-    let (result, message) = match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(value)) => (Ok(value), String::new()),
-        Ok(Err(failure)) => (Err(failure.code), failure.message),
+    let (result, message, advice) = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(value)) => (Ok(value), String::new(), String::new()),
+        Ok(Err(failure)) => (Err(failure.code), failure.message, failure.advice),
         Err(payload) => {
             let message = format!(
                 "internal error: a panic was caught at the C boundary: {}",
@@ -86,10 +110,11 @@ pub(crate) fn guard<T>(body: impl FnOnce() -> Result<T, Failure>) -> Result<T, c
             );
             // Dropping a payload runs foreign code: it must not unwind either.
             let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
-            (Err(MORRIS_PANIC), message)
+            (Err(MORRIS_PANIC), message, String::new())
         }
     };
-    set_last_error(message);
+    set_last(&LAST_ERROR, message);
+    set_last(&LAST_ADVICE, advice);
     let code = match &result {
         Ok(_) => MORRIS_OK,
         Err(code) => *code,
@@ -117,11 +142,12 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Records `message` as this thread's last error (NUL bytes would cut it: they become `?`).
-fn set_last_error(message: String) {
+/// Records `message` as this thread's last error or advice (NUL bytes would cut it: they
+/// become `?`).
+fn set_last(last: &'static std::thread::LocalKey<RefCell<CString>>, message: String) {
     let message = CString::new(message.replace('\0', "?")).unwrap_or_default();
     // During the thread's teardown the slot may be gone: nothing to record then.
-    let _ = LAST_ERROR.try_with(|slot| {
+    let _ = last.try_with(|slot| {
         if let Ok(mut slot) = slot.try_borrow_mut() {
             *slot = message;
         }
@@ -133,23 +159,34 @@ pub(crate) fn last_status() -> c_int {
     LAST_STATUS.try_with(Cell::get).unwrap_or(MORRIS_OK)
 }
 
-/// The message of this thread's last call, as text (empty after a success).
-pub(crate) fn last_message() -> String {
-    LAST_ERROR
-        .try_with(|slot| {
+/// The message and the advice of this thread's last call, as text (empty after a success).
+pub(crate) fn last_message() -> (String, String) {
+    let text = |last: &'static std::thread::LocalKey<RefCell<CString>>| {
+        last.try_with(|slot| {
             slot.try_borrow()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default()
         })
         .unwrap_or_default()
+    };
+    (text(&LAST_ERROR), text(&LAST_ADVICE))
 }
 
 /// This thread's last error, valid until its next call into the library.
 pub(crate) fn last_error() -> *const c_char {
+    last_pointer(&LAST_ERROR)
+}
+
+/// This thread's last advice, valid until its next call into the library.
+pub(crate) fn last_advice() -> *const c_char {
+    last_pointer(&LAST_ADVICE)
+}
+
+/// A pointer to the text of `last`, or to an empty string.
+fn last_pointer(last: &'static std::thread::LocalKey<RefCell<CString>>) -> *const c_char {
     static EMPTY: &CStr = c"";
     let ptr = catch_unwind(|| {
-        LAST_ERROR
-            .try_with(|slot| slot.try_borrow().map(|s| s.as_ptr()).ok())
+        last.try_with(|slot| slot.try_borrow().map(|s| s.as_ptr()).ok())
             .ok()
             .flatten()
     });

@@ -24,7 +24,8 @@ use morris_lib::front::{self, NoOneRuleSet};
 use morris_lib::query::{move_at, Strength};
 use morris_lib::rules::RuleOverrides;
 use morris_lib::space::Reachable;
-use morris_lib::{Color, Database, Move, Position, Variant};
+use morris_lib::store::Reading;
+use morris_lib::{Color, Database, Move, Outcome, Position, Variant};
 
 use convert::{move_entry, notation, optional_text, text, value, write_text};
 use guard::{guard, status, Failure};
@@ -90,7 +91,18 @@ const _: () = assert!(MORRIS_MAX_POINTS == morris_lib::rules::MAX_POINTS);
 pub struct morris_db {
     open: AtomicPtr<Opened>,
     /// The status and message of the last call on this handle, from whichever thread.
-    last: Mutex<(c_int, String)>,
+    last: Mutex<Last>,
+}
+
+/// The outcome of a handle's last call.
+#[derive(Debug, Default)]
+struct Last {
+    /// `MORRIS_OK` or the failure's code.
+    code: c_int,
+    /// The failure's message, for an app's user.
+    message: String,
+    /// The `morris` command that cures it, for the developer; empty when none.
+    advice: String,
 }
 
 /// What an open handle holds.
@@ -194,14 +206,35 @@ impl Opened {
     ) -> Result<(Position, Color), Failure> {
         // SAFETY: the caller's promise.
         let b = unsafe { bits.as_ref() }.ok_or_else(|| Failure::bad("position is NULL"))?;
-        let text = notation(
-            &self.variant,
-            b.white,
-            b.black,
-            (b.white_hand, b.black_hand),
-            b.side_to_move,
-        )?;
-        self.position(&text)
+        self.position_of(b)
+    }
+
+    /// The position of bitboards, refused as `position` refuses their notation (checked
+    /// without writing it, the path of batches).
+    fn position_of(&self, b: &morris_bits) -> Result<(Position, Color), Failure> {
+        let bits = front::Bits {
+            white: b.white,
+            black: b.black,
+            white_hand: b.white_hand,
+            black_hand: b.black_hand,
+        };
+        let turn = match b.side_to_move {
+            MORRIS_WHITE => Color::White,
+            MORRIS_BLACK => Color::Black,
+            // The bits are checked first, then the side to move: `notation`'s error.
+            s => {
+                let hands = (b.white_hand, b.black_hand);
+                return Err(match notation(&self.variant, b.white, b.black, hands, s) {
+                    Err(f) => f,
+                    Ok(_) => Failure::bad(format!(
+                        "side to move must be 0 (White) or 1 (Black), found {s}"
+                    )),
+                });
+            }
+        };
+        let (pos, turn) = front::position_of_bits(&self.variant, bits, turn)?;
+        self.reachable.check(&pos, turn)?;
+        Ok((pos, turn))
     }
 }
 
@@ -216,7 +249,12 @@ fn on_handle(db: *const morris_db, body: impl FnOnce() -> Result<(), Failure>) -
     // (see morris_close).
     if let Some(db) = unsafe { db.as_ref() } {
         let mut last = db.last.lock().unwrap_or_else(|e| e.into_inner());
-        *last = (code, guard::last_message());
+        let (message, advice) = guard::last_message();
+        *last = Last {
+            code,
+            message,
+            advice,
+        };
     }
     code
 }
@@ -263,6 +301,105 @@ pub unsafe extern "C" fn morris_open(
     variant: *const c_char,
     rules: *const c_char,
 ) -> *mut morris_db {
+    // SAFETY: the caller's promise.
+    unsafe { open_reading(path, variant, rules, Reading::Cached(None)) }
+}
+
+/// `morris_open` with the cache its reads go through sized by the caller: `cache_bytes` bytes
+/// of checked blocks, shared by the handle's threads (an app on a phone may want a few
+/// megabytes, a server answering from a whole game gigabytes; `morris_open` takes 1 GiB for
+/// sector files and 64 MiB for tables). `cache_bytes` 0 maps sector files instead, the fastest
+/// for random probes where the platform maps files (their memory is the system's page cache;
+/// a file truncated under the map ends the process), and reads tables through the default
+/// cache.
+///
+/// # Safety
+/// As `morris_open`.
+#[no_mangle]
+pub unsafe extern "C" fn morris_open_sized(
+    path: *const c_char,
+    variant: *const c_char,
+    rules: *const c_char,
+    cache_bytes: u64,
+) -> *mut morris_db {
+    let reading = match cache_bytes {
+        0 => Reading::Mapped,
+        bytes => Reading::Cached(Some(bytes)),
+    };
+    // SAFETY: the caller's promise.
+    unsafe { open_reading(path, variant, rules, reading) }
+}
+
+/// Opens `count` folders as one: each sector is read from the first of `paths` that holds it
+/// (an app's shipped endgames in one folder, tables it fetched later in another).
+/// `variant` and `rules` as for `morris_open` (NULL: the one rule set the folders hold
+/// together); `cache_bytes` as for `morris_open_sized` (0 maps sector files). Messages name
+/// the first folder.
+///
+/// Returns NULL on failure (`morris_last_status` and `morris_last_error` say why):
+/// `MORRIS_BAD_INPUT` for no folder, or a path that is not one.
+///
+/// # Safety
+/// `paths` points to `count` NUL-terminated strings; `variant` and `rules` are NULL or
+/// NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn morris_open_folders(
+    paths: *const *const c_char,
+    count: usize,
+    variant: *const c_char,
+    rules: *const c_char,
+    cache_bytes: u64,
+) -> *mut morris_db {
+    let opened = guard(|| {
+        if count == 0 || paths.is_null() {
+            return Err(Failure::bad("no folder was given"));
+        }
+        // SAFETY: the caller's promise: `count` pointers.
+        let pointers = unsafe { std::slice::from_raw_parts(paths, count) };
+        let roots = pointers
+            .iter()
+            // SAFETY: the caller's promise: NUL-terminated strings.
+            .map(|&p| unsafe { convert::path(p, "path") })
+            .collect::<Result<Vec<_>, _>>()?;
+        for root in &roots {
+            check_folder(root)?;
+        }
+        // SAFETY: the caller's promise.
+        let (name, rules) = unsafe {
+            (
+                optional_text(variant, "variant")?,
+                optional_text(rules, "rules")?,
+            )
+        };
+        let variant = match name {
+            Some(name) => convert::variant(name, rules)?,
+            None => {
+                let files: std::sync::Arc<dyn morris_lib::store::Files> =
+                    std::sync::Arc::new(morris_lib::store::Layers::on_disk(roots.clone()));
+                let what = format!("the {} folders", roots.len());
+                let overrides = convert::overrides(rules)?;
+                rule_set_of(front::the_rule_set_in(files, &roots[0], &what, overrides))?
+            }
+        };
+        let reading = match cache_bytes {
+            0 => Reading::Mapped,
+            bytes => Reading::Cached(Some(bytes)),
+        };
+        opened_handle(Database::open_folders(&roots, &variant, reading)?, variant)
+    });
+    opened.map_or(std::ptr::null_mut(), Box::into_raw)
+}
+
+/// `morris_open` reading as `reading` says.
+///
+/// # Safety
+/// As `morris_open`.
+unsafe fn open_reading(
+    path: *const c_char,
+    variant: *const c_char,
+    rules: *const c_char,
+    reading: Reading,
+) -> *mut morris_db {
     let opened = guard(|| {
         if let Some(feature) = morris_lib::missing_cpu_feature() {
             return Err(Failure::new(
@@ -286,7 +423,7 @@ pub unsafe extern "C" fn morris_open(
             Some(name) => convert::variant(name, rules)?,
             None => the_rule_set(&root, convert::overrides(rules)?)?,
         };
-        open_folder(&root, variant)
+        open_folder(&root, variant, reading)
     });
     opened.map_or(std::ptr::null_mut(), Box::into_raw)
 }
@@ -415,7 +552,7 @@ fn the_rule_set(root: &Path, overrides: RuleOverrides) -> Result<Variant, Failur
 fn rule_set_of(found: Result<Variant, NoOneRuleSet>) -> Result<Variant, Failure> {
     match found {
         Ok(v) => Ok(v),
-        Err(NoOneRuleSet::Nothing { message, .. }) => Err(Failure::new(MORRIS_MISSING, message)),
+        Err(NoOneRuleSet::Nothing { message, command }) => Err(Failure::missing(&message, command)),
         Err(NoOneRuleSet::Several { message, .. }) => Err(Failure::bad(format!(
             "{message}: name the variant (and the rules) to open"
         ))),
@@ -429,15 +566,16 @@ fn check_folder(root: &Path) -> Result<(), Failure> {
 }
 
 /// Opens `root` (checked to be a folder that holds something of `variant`).
-fn open_folder(root: &Path, variant: Variant) -> Result<Box<morris_db>, Failure> {
+fn open_folder(root: &Path, variant: Variant, reading: Reading) -> Result<Box<morris_db>, Failure> {
     check_folder(root)?;
-    opened_handle(Database::open(root, &variant)?, variant)
+    opened_handle(Database::open_reading(root, &variant, reading)?, variant)
 }
 
 /// A handle of `db`, which must hold some sector of `variant`.
 fn opened_handle(db: Database, variant: Variant) -> Result<Box<morris_db>, Failure> {
     if db.present().is_empty() {
-        return Err(Failure::new(MORRIS_MISSING, front::nothing_solved(&db).0));
+        let (message, command) = front::nothing_solved(&db);
+        return Err(Failure::missing(&message, command));
     }
     let reachable = Reachable::new(&variant);
     let opened = Box::new(Opened {
@@ -447,7 +585,7 @@ fn opened_handle(db: Database, variant: Variant) -> Result<Box<morris_db>, Failu
     });
     Ok(Box::new(morris_db {
         open: AtomicPtr::new(Box::into_raw(opened)),
-        last: Mutex::new((MORRIS_OK, String::new())),
+        last: Mutex::new(Last::default()),
     }))
 }
 
@@ -476,8 +614,10 @@ pub unsafe extern "C" fn morris_close(db: *mut morris_db) {
 
 /// The message of the calling thread's last call into the library: why it failed, or `""`
 /// after a success. Never NULL. The string belongs to the library and stays valid until this
-/// thread's next call into it (other than `morris_last_error`, `morris_last_status` and
-/// `morris_version`, which change nothing); copy it to keep it. Each thread has its own.
+/// thread's next call into it (other than `morris_last_error`, `morris_last_advice`,
+/// `morris_last_status` and `morris_version`, which change nothing); copy it to keep it. Each
+/// thread has its own. The message is for the app's user; the command line that cures a
+/// missing sector is apart, in `morris_last_advice`.
 #[no_mangle]
 pub extern "C" fn morris_last_error() -> *const c_char {
     guard::last_error()
@@ -502,7 +642,7 @@ pub extern "C" fn morris_last_status() -> c_int {
 pub unsafe extern "C" fn morris_db_last_status(db: *const morris_db) -> c_int {
     // SAFETY: the caller's promise; a handle's word is never freed (see morris_close).
     match unsafe { db.as_ref() } {
-        Some(db) => db.last.lock().unwrap_or_else(|e| e.into_inner()).0,
+        Some(db) => db.last.lock().unwrap_or_else(|e| e.into_inner()).code,
         None => MORRIS_BAD_INPUT,
     }
 }
@@ -524,13 +664,55 @@ pub unsafe extern "C" fn morris_db_last_error(
     buf: *mut c_char,
     len: usize,
 ) -> c_int {
+    // SAFETY: the caller's promise.
+    unsafe { write_last(db, buf, len, "the message", |last| &last.message) }
+}
+
+/// Writes what `pick` takes of the handle's last call to `buf`, as `morris_db_last_error`
+/// says.
+///
+/// # Safety
+/// As `morris_db_last_error`.
+unsafe fn write_last(
+    db: *const morris_db,
+    buf: *mut c_char,
+    len: usize,
+    what: &str,
+    pick: impl Fn(&Last) -> &String,
+) -> c_int {
     status(|| {
         // SAFETY: the caller's promise; a handle's word is never freed (see morris_close).
         let db = unsafe { db.as_ref() }.ok_or_else(|| Failure::bad("db is NULL"))?;
-        let message = db.last.lock().unwrap_or_else(|e| e.into_inner()).1.clone();
+        let text = pick(&db.last.lock().unwrap_or_else(|e| e.into_inner())).clone();
         // SAFETY: the caller's promise.
-        unsafe { write_text("the message", &message, buf, len) }
+        unsafe { write_text(what, &text, buf, len) }
     })
+}
+
+/// The advice of the last call on the handle `db`, from whichever thread made it, written to
+/// `buf` with its NUL as `morris_db_last_error` writes the message: for a developer, not an
+/// app's user, the `morris` command line that fills in what was missing (a sector not solved:
+/// `morris solve ... --sector 6-6-0-0`, or the `morris tables` that builds tables); empty when
+/// the call succeeded or its failure has no such cure.
+///
+/// # Safety
+/// As `morris_db_last_error`.
+#[no_mangle]
+pub unsafe extern "C" fn morris_db_last_advice(
+    db: *const morris_db,
+    buf: *mut c_char,
+    len: usize,
+) -> c_int {
+    // SAFETY: the caller's promise.
+    unsafe { write_last(db, buf, len, "the advice", |last| &last.advice) }
+}
+
+/// The advice of the calling thread's last call, as `morris_db_last_advice` gives a handle's:
+/// the `morris` command that fills in what was missing, or `""`. Valid until the thread's next
+/// call into the library.
+#[no_mangle]
+pub extern "C" fn morris_last_advice() -> *const c_char {
+    guard::last_advice()
 }
 
 /// The library's version, e.g. `"0.1.0"` (a static string).
@@ -591,19 +773,164 @@ pub unsafe extern "C" fn morris_probe_bits(
     on_handle(db, || {
         // SAFETY: the caller's promise.
         let db = unsafe { handle(db) }?;
-        let text = notation(
-            &db.variant,
+        let (pos, _) = db.position_of(&morris_bits {
             white,
             black,
-            (white_hand, black_hand),
+            white_hand,
+            black_hand,
             side_to_move,
-        )?;
-        let (pos, _) = db.position(&text)?;
+        })?;
         let v = value(db.db.probe(&pos)?);
         // SAFETY: the caller's promise.
         let out = unsafe { out.as_mut() }.ok_or_else(|| Failure::bad("out is NULL"))?;
         *out = v;
         Ok(())
+    })
+}
+
+/// Win, draw or loss of a position given as bitboards, without its depth: `*value` is
+/// `MORRIS_WIN`, `MORRIS_DRAW` or `MORRIS_LOSS` for the side to move. From tables only the
+/// win/draw/loss file is read, so it is faster than `morris_probe_bits` and needs no depth
+/// file in memory; failures as `morris_probe_bits`.
+///
+/// # Safety
+/// `db` is a handle from `morris_open`; `position` points to a readable `morris_bits`;
+/// `value` points to a writable `int32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn morris_probe_wdl_bits(
+    db: *const morris_db,
+    position: *const morris_bits,
+    value: *mut i32,
+) -> c_int {
+    on_handle(db, || {
+        // SAFETY: the caller's promise.
+        let db = unsafe { handle(db) }?;
+        // SAFETY: the caller's promise.
+        let (pos, _) = unsafe { db.position_of_bits(position) }?;
+        let v = match db.db.probe_outcome(&pos)? {
+            Outcome::Win => MORRIS_WIN,
+            Outcome::Draw => MORRIS_DRAW,
+            Outcome::Loss => MORRIS_LOSS,
+        };
+        // SAFETY: the caller's promise.
+        let value = unsafe { value.as_mut() }.ok_or_else(|| Failure::bad("value is NULL"))?;
+        *value = v;
+        Ok(())
+    })
+}
+
+/// The values of `count` positions given as bitboards, worked out in parallel on every core:
+/// `out[i]` is what `morris_probe_bits` gives for `positions[i]`.
+///
+/// Returns `MORRIS_OK` when every position was answered; else the code of the first position
+/// that failed, with its message (prefixed `item N: `, N counting from 0) as the last error.
+/// The other positions are answered all the same. When `statuses` is not NULL, `statuses[i]`
+/// gets each position's own code (`MORRIS_OK` or its failure); the `out[i]` of a failed one
+/// is `{MORRIS_DRAW, -1}`.
+///
+/// # Safety
+/// `db` is a handle from `morris_open`; `positions` points to `count` readable `morris_bits`
+/// and `out` to `count` writable `morris_value`s (either may be NULL when `count` is 0);
+/// `statuses` is NULL or points to `count` writable `int`s.
+#[no_mangle]
+pub unsafe extern "C" fn morris_probe_many_bits(
+    db: *const morris_db,
+    positions: *const morris_bits,
+    count: usize,
+    out: *mut morris_value,
+    statuses: *mut c_int,
+) -> c_int {
+    use rayon::prelude::*;
+    on_handle(db, || {
+        // SAFETY: the caller's promise.
+        let db = unsafe { handle(db) }?;
+        if count == 0 {
+            return Ok(());
+        }
+        if positions.is_null() || out.is_null() {
+            return Err(Failure::bad("positions or out is NULL"));
+        }
+        // SAFETY: the caller's promise: `count` readable positions, `count` writable values.
+        let (positions, out) = unsafe {
+            (
+                std::slice::from_raw_parts(positions, count),
+                std::slice::from_raw_parts_mut(out, count),
+            )
+        };
+        let results: Vec<Result<morris_value, Failure>> = positions
+            .par_iter()
+            .with_min_len(256)
+            .map(|b| {
+                let (pos, _) = db.position_of(b)?;
+                Ok(value(db.db.probe(&pos)?))
+            })
+            .collect();
+        let mut first = None;
+        for (i, r) in results.into_iter().enumerate() {
+            let (v, code) = match r {
+                Ok(v) => (v, MORRIS_OK),
+                Err(f) => {
+                    let code = f.code;
+                    first.get_or_insert(Failure::new(code, format!("item {i}: {}", f.message)));
+                    (value(morris_lib::Value::Draw), code)
+                }
+            };
+            out[i] = v;
+            if !statuses.is_null() {
+                // SAFETY: the caller's promise: `count` writable ints.
+                unsafe { *statuses.add(i) = code };
+            }
+        }
+        first.map_or(Ok(()), Err)
+    })
+}
+
+/// Whether the handle holds what a probe of the position (as bitboards) reads, without
+/// reading it: `*covered` is 1 when its sector's files are in the folder (or the game is over
+/// in it, which needs none), else 0, in which case a probe answers `MORRIS_MISSING`. For an
+/// app that ships part of a game's tables, to know where they end.
+///
+/// # Safety
+/// `db` is a handle from `morris_open`; `position` points to a readable `morris_bits`;
+/// `covered` points to a writable `int`.
+#[no_mangle]
+pub unsafe extern "C" fn morris_covers_bits(
+    db: *const morris_db,
+    position: *const morris_bits,
+    covered: *mut c_int,
+) -> c_int {
+    on_handle(db, || {
+        // SAFETY: the caller's promise.
+        let db = unsafe { handle(db) }?;
+        // SAFETY: the caller's promise.
+        let (pos, _) = unsafe { db.position_of_bits(position) }?;
+        // SAFETY: the caller's promise.
+        let covered = unsafe { covered.as_mut() }.ok_or_else(|| Failure::bad("covered is NULL"))?;
+        *covered = c_int::from(db.db.covers(&pos));
+        Ok(())
+    })
+}
+
+/// The sectors the handle holds, `W-B-WF-BF` each (mover on the board, opponent on the board,
+/// mover's hand, opponent's hand), in increasing order, separated by spaces and NUL-terminated
+/// in `buf`: what it covers. `MORRIS_BUFFER` when `len` is too small (the message says how
+/// many bytes are needed; pass `len` 0 and `buf` NULL to ask).
+///
+/// # Safety
+/// `db` is a handle from `morris_open`; `buf` points to `len` writable bytes (or is NULL with
+/// `len` 0).
+#[no_mangle]
+pub unsafe extern "C" fn morris_sectors(
+    db: *const morris_db,
+    buf: *mut c_char,
+    len: usize,
+) -> c_int {
+    on_handle(db, || {
+        // SAFETY: the caller's promise.
+        let db = unsafe { handle(db) }?;
+        let names: Vec<String> = db.db.present().iter().map(ToString::to_string).collect();
+        // SAFETY: the caller's promise.
+        unsafe { write_text("the sectors", &names.join(" "), buf, len) }
     })
 }
 

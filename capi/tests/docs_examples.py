@@ -48,6 +48,10 @@ IN_CI = os.environ.get("CI") == "true"
 # Commands the page shows that are not run here, by how they start, with why.
 NOT_RUN = {
     "cargo build": "capi/ci.sh built the library with this command before running the examples",
+    "rustup target add": "a phone's targets: they need the network and that platform's SDK",
+    "cargo install cargo-ndk": "a phone's tool, fetched from the network",
+    "cargo ndk": "an Android build, which needs the Android NDK",
+    "xcodebuild": "an iOS build, which needs Xcode on macOS",
 }
 
 

@@ -638,7 +638,11 @@ static void check_open_errors(const char *variant, const char *path) {
   open_fails("/dev/null", variant, NULL, MORRIS_BAD_INPUT, "not a folder", "not a folder");
   /* Another rule set: nothing of it is solved there. */
   open_fails(path, variant, "flying=always, removal=lenient", MORRIS_MISSING, "other rules",
-             "--flying always --removal lenient");
+             "no solved sectors of");
+  check(strstr(morris_last_advice(), "--flying always --removal lenient") != NULL &&
+            strstr(morris_last_error(), "morris solve") == NULL,
+        "other rules", "the advice names the rules, the message no command: %s / %s",
+        morris_last_advice(), morris_last_error());
   /* No variant: the folder's one solved rule set; none of it under other rules. */
   open_fails(path, NULL, "flying=always,removal=lenient", MORRIS_MISSING, "no variant, other rules",
              "no solved rule set");
@@ -673,12 +677,31 @@ static void check_partial(const char *path, const char *variant) {
   if (!check(db != NULL, "partial", "morris_open: %s", morris_last_error())) return;
   morris_value v;
   fails_with(morris_probe_text(db, "start", &v), MORRIS_MISSING, "partial start", "not solved");
-  check(strstr(morris_last_error(), "morris solve") != NULL, "partial start",
-        "no solve command in: %s", morris_last_error());
+  /* The message is for the app's user; the command that cures it is the advice, apart. */
+  check(strstr(morris_last_error(), "morris solve") == NULL, "partial start",
+        "a command line in the message: %s", morris_last_error());
+  check(strncmp(morris_last_advice(), "morris solve --variant ", 23) == 0 &&
+            strstr(morris_last_advice(), "--sector 0-0-") != NULL,
+        "partial start", "advice: %s", morris_last_advice());
+  char advice[512], thread_advice[512];
+  snprintf(thread_advice, sizeof thread_advice, "%s", morris_last_advice());
+  int rca = morris_db_last_advice(db, advice, sizeof advice);
+  check(rca == MORRIS_OK && !strcmp(advice, thread_advice), "partial start",
+        "morris_db_last_advice: %d %s", rca, advice);
   char best[MORRIS_MOVE_TEXT];
   fails_with(morris_best_move(db, "start", best, sizeof best), MORRIS_MISSING, "partial best",
              NULL);
-  int rc = morris_probe_text(db, "WW./.../BB../.../W.B w 0 0", &v);
+  morris_bits start = {0, 0, 0, 0, MORRIS_WHITE}, endgame = {0, 0, 0, 0, MORRIS_WHITE};
+  int covered = -1;
+  int rc = morris_position_bits(db, "start", &start.white, &start.black, &start.white_hand,
+                            &start.black_hand, &start.side_to_move);
+  rc = rc ? rc : morris_covers_bits(db, &start, &covered);
+  check(rc == MORRIS_OK && covered == 0, "partial covers start", "%d %d", rc, covered);
+  rc = morris_position_bits(db, "WW./.../BB../.../W.B w 0 0", &endgame.white, &endgame.black,
+                            &endgame.white_hand, &endgame.black_hand, &endgame.side_to_move);
+  rc = rc ? rc : morris_covers_bits(db, &endgame, &covered);
+  check(rc == MORRIS_OK && covered == 1, "partial covers 3-3-0-0", "%d %d", rc, covered);
+  rc = morris_probe_text(db, "WW./.../BB../.../W.B w 0 0", &v);
   check(rc == MORRIS_OK, "partial 3-3-0-0", "%d %s", rc, morris_last_error());
   morris_close(db);
 }
@@ -688,6 +711,105 @@ static void check_damaged(const char *path, const char *variant) {
   if (!check(db != NULL, "damaged", "morris_open: %s", morris_last_error())) return;
   morris_value v;
   fails_with(morris_probe_text(db, "start", &v), MORRIS_DAMAGED, "damaged start", "damaged");
+  morris_close(db);
+}
+
+/* ---- batches, win/draw/loss only, coverage, cache sizes ------------------------------- */
+
+/* Every position answered by the batch call as one by one, with a bad item among them that
+   gets its own status; the win/draw/loss probe agrees; every position is covered; the folder
+   lists its sectors; a mapped handle and one with a small cache answer alike. */
+static void check_batch(const char *path, const char *variant, size_t n, const expected *answers) {
+  const char *where = path;
+  morris_db *db = morris_open(path, variant, "");
+  if (!check(db != NULL, where, "morris_open: %s", morris_last_error())) return;
+  morris_bits *items = calloc(n + 2, sizeof *items);
+  morris_value *out = calloc(n + 2, sizeof *out);
+  int *statuses = calloc(n + 2, sizeof *statuses);
+  size_t k = 0, bad_at = 0, bad_side = 0;
+  for (size_t i = 0; i < n; i++) {
+    bits b;
+    if (answers[i].error || !notation_bits(answers[i].position, &b)) continue;
+    items[k++] = (morris_bits){b.white, b.black, b.white_hand, b.black_hand, b.side};
+    if (k == 7) {
+      bad_at = k;
+      items[k++] = (morris_bits){1u << 31, 0, 0, 0, MORRIS_WHITE}; /* off the board */
+    }
+  }
+  bad_side = k;
+  items[k++] = (morris_bits){0, 0, 0, 0, 5};
+  int rc = morris_probe_many_bits(db, items, k, out, statuses);
+  char want[64];
+  snprintf(want, sizeof want, "item %zu: ", bad_at);
+  check(rc == MORRIS_BAD_INPUT && strncmp(morris_last_error(), want, strlen(want)) == 0, where,
+        "morris_probe_many_bits with bad items: %d %s", rc, morris_last_error());
+  size_t j = 0, answered = 0;
+  for (size_t i = 0; i < k; i++) {
+    if (i == bad_at || i == bad_side) {
+      check(statuses[i] == MORRIS_BAD_INPUT && out[i].value == MORRIS_DRAW && out[i].depth == -1,
+            where, "batch item %zu (bad): status %d", i, statuses[i]);
+      continue;
+    }
+    while (answers[j].error) j++;
+    const expected *e = &answers[j++];
+    if (check(statuses[i] == MORRIS_OK && out[i].value == e->value && out[i].depth == e->depth,
+              where, "batch item %zu (%s): status %d value %d depth %d, query %d %d", i,
+              e->position, statuses[i], out[i].value, out[i].depth, e->value, e->depth))
+      answered++;
+    int32_t wdl = 99;
+    rc = morris_probe_wdl_bits(db, &items[i], &wdl);
+    check(rc == MORRIS_OK && wdl == e->value, where, "morris_probe_wdl_bits %s: %d %d", e->position,
+          rc, wdl);
+    int covered = -1;
+    rc = morris_covers_bits(db, &items[i], &covered);
+    check(rc == MORRIS_OK && covered == 1, where, "morris_covers_bits %s: %d %d", e->position, rc,
+          covered);
+  }
+  check(answered > 100, where, "%zu batch items answered", answered);
+  /* Without the bad items, and without statuses: MORRIS_OK. */
+  rc = morris_probe_many_bits(db, items, bad_at, out, NULL);
+  check(rc == MORRIS_OK, where, "a sound batch: %d %s", rc, morris_last_error());
+  check(morris_probe_many_bits(db, NULL, 0, NULL, NULL) == MORRIS_OK, where, "an empty batch");
+  fails_with(morris_probe_many_bits(db, NULL, 3, out, NULL), MORRIS_BAD_INPUT, where, "NULL");
+  int32_t wdl;
+  fails_with(morris_probe_wdl_bits(db, &items[bad_at], &wdl), MORRIS_BAD_INPUT, where, "bit 31");
+  fails_with(morris_probe_wdl_bits(db, &items[0], NULL), MORRIS_BAD_INPUT, where, "NULL");
+  char small[4], sectors[4096];
+  fails_with(morris_sectors(db, small, sizeof small), MORRIS_BUFFER, where, "bytes");
+  rc = morris_sectors(db, sectors, sizeof sectors);
+  check(rc == MORRIS_OK && strstr(sectors, " 3-3-0-0 ") != NULL &&
+            strncmp(sectors, "0-0-", 4) == 0,
+        where, "morris_sectors: %d %s", rc, rc == MORRIS_OK ? sectors : morris_last_error());
+  for (uint64_t cache = 0; cache <= (1u << 16); cache += 1u << 16) {
+    morris_db *sized = morris_open_sized(path, variant, "", cache);
+    if (!check(sized != NULL, where, "morris_open_sized %llu: %s", (unsigned long long)cache,
+               morris_last_error()))
+      continue;
+    morris_value *again = calloc(bad_at, sizeof *again);
+    rc = morris_probe_many_bits(sized, items, bad_at, again, NULL);
+    check(rc == MORRIS_OK && memcmp(again, out, bad_at * sizeof *again) == 0, where,
+          "morris_open_sized %llu answers otherwise: %d %s", (unsigned long long)cache, rc,
+          morris_last_error());
+    free(again);
+    morris_close(sized);
+  }
+  /* The folder twice over reads as the folder; no folder is refused. */
+  const char *twice[2] = {path, path};
+  morris_db *both = morris_open_folders(twice, 2, variant, "", 0);
+  if (check(both != NULL, where, "morris_open_folders: %s", morris_last_error())) {
+    morris_value *again = calloc(bad_at, sizeof *again);
+    rc = morris_probe_many_bits(both, items, bad_at, again, NULL);
+    check(rc == MORRIS_OK && memcmp(again, out, bad_at * sizeof *again) == 0, where,
+          "morris_open_folders answers otherwise: %d %s", rc, morris_last_error());
+    free(again);
+    morris_close(both);
+  }
+  check(morris_open_folders(twice, 0, variant, "", 0) == NULL &&
+            morris_last_status() == MORRIS_BAD_INPUT,
+        where, "morris_open_folders of no folder: %s", morris_last_error());
+  free(items);
+  free(out);
+  free(statuses);
   morris_close(db);
 }
 
@@ -865,6 +987,7 @@ int main(int argc, char **argv) {
 
   for (int k = 0; k < nfolders; k++) run_folder(folders[k], variant, n, inputs, answers);
   for (int k = 0; k < nfolders; k++) run_reader(folders[k], n, inputs, answers);
+  for (int k = 0; k < nfolders; k++) check_batch(folders[k], variant, n, answers);
   check_open_errors(variant, folders[0]);
   if (partial) check_partial(partial, variant);
   if (damaged) check_damaged(damaged, variant);
