@@ -1,7 +1,10 @@
 """Type stubs of the package ``morris`` (the extension module ``morris._morris``)."""
 
 import os
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Protocol, Tuple, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Protocol, Tuple, TypeVar, Union, overload
+
+if TYPE_CHECKING:
+    import numpy
 
 _T = TypeVar("_T")
 
@@ -34,10 +37,11 @@ class BadPositionError(BadInputError):
 class BadMoveError(BadInputError):
     """A move that is malformed, or not legal in the position."""
 
-class MissingSectorError(Error):
+class MissingSectorError(Error, KeyError):
     """A sector needed to answer is not solved (or has no tables).
 
-    The message names the ``morris solve`` (or ``morris tables``) command that fills it.
+    The message names the ``morris solve`` (or ``morris tables``) command that fills it. A
+    ``KeyError`` too, as chess.syzygy's ``MissingTableError`` is; ``str()`` is the message.
     """
 
     sector: Optional[str]
@@ -211,6 +215,12 @@ class Database:
     def outcome(self, position: PositionArg) -> ValueName:
         """Win, draw or loss without the depth (from tables, faster)."""
     @overload
+    def probe_many(self, positions: "numpy.ndarray", *, errors: Literal["raise", "none"] = "raise") -> Tuple["numpy.ndarray", "numpy.ndarray"]:
+        """An ``(N, 5)`` integer array of bitboards (``white, black, white_hand, black_hand,
+        turn``: 0 White, 1 Black) gives ``(values, depths)``: int8 (1 win, 0 draw, -1 loss,
+        -2 a failed position under ``errors="none"``) and int16 (plies; -1 for draws and
+        failures)."""
+    @overload
     def probe_many(self, positions: Iterable[PositionArg], *, errors: Literal["raise"] = "raise") -> List[Probe]: ...
     @overload
     def probe_many(self, positions: Iterable[PositionArg], *, errors: Literal["none"]) -> List[Optional[Probe]]: ...
@@ -230,7 +240,7 @@ class Database:
         """The dict ``morris stats --json`` prints for the folder."""
 
 def open(
-    path: PathArg,
+    path: Union[PathArg, List[PathArg], Tuple[PathArg, ...]],
     variant: VariantArg = None,
     *,
     flying: Optional[Flying] = None,
@@ -242,7 +252,8 @@ def open(
     """Opens a database folder or a tables folder of ``variant``; without it, the folder's
     one solved rule set (a folder holding several asks for the variant). Sector files are
     mapped; with ``cache_bytes`` they are read into a cache of that many bytes instead (and
-    tables' cache holds that many, 64 MiB by default)."""
+    tables' cache holds that many, 64 MiB by default). A list of folders is read as one, each
+    sector from the first folder that holds it."""
 
 def open_files(
     files: Mapping[str, Union[bytes, bytearray, memoryview]],

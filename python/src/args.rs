@@ -130,6 +130,33 @@ pub(crate) fn opt_text(t: Option<Text>) -> Option<String> {
     t.map(|t| t.0)
 }
 
+/// One folder or several: a path, or a list or tuple of paths (several folders read as one,
+/// the first that holds a sector answering for it).
+#[derive(Clone, Debug)]
+pub(crate) struct Folders(pub(crate) Vec<std::path::PathBuf>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Folders {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Folders> {
+        let many = obj.is_instance_of::<pyo3::types::PyList>()
+            || obj.is_instance_of::<pyo3::types::PyTuple>();
+        if !many {
+            return Ok(Folders(vec![obj.extract::<Folder>()?.0]));
+        }
+        let mut roots = Vec::new();
+        for item in obj.try_iter()? {
+            roots.push(item?.extract::<Folder>()?.0);
+        }
+        if roots.is_empty() {
+            return Err(BadInputError::new_err(
+                "no folder was given: the list is empty",
+            ));
+        }
+        Ok(Folders(roots))
+    }
+}
+
 /// A folder argument (`str` or `os.PathLike`), as the system names files.
 #[derive(Clone, Debug)]
 pub(crate) struct Folder(pub(crate) std::path::PathBuf);

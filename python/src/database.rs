@@ -10,14 +10,16 @@ use morris::query::wire::{self, QueryJson, StatsJson};
 use morris::query::Strength;
 use morris::store::Reading;
 use morris::{Database, Outcome, Value, Variant};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
+use pyo3::types::PyBytes;
 use rayon::prelude::*;
 
-use crate::args::{count, Count, Folder, Text};
+use crate::args::{count, Count, Folder, Folders, Text};
 use crate::errors::{
-    check_folder, detached, guard, nothing_solved, BadPositionError, Fail, MissingSectorError,
+    check_folder, detached, guard, missing_sector_error, nothing_solved, BadInputError,
+    BadPositionError, Fail,
 };
 use crate::game::{Game, PyVariant, RuleArgs};
 use crate::position::Target;
@@ -157,6 +159,77 @@ impl PyDatabase {
             })
     }
 
+    /// `probe_many` of a numpy array of bitboards, a row `(white, black, white_hand,
+    /// black_hand, turn)` each: two numpy arrays, values and depths (see `probe_many`).
+    fn probe_array(&self, array: &Bound<'_, PyAny>, raise: bool) -> PyResult<Py<PyAny>> {
+        let py = array.py();
+        let numpy = py.import("numpy")?;
+        let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+        if shape.len() != 2 || shape[1] != 5 {
+            return Err(BadInputError::new_err(format!(
+                "an array of positions has shape (N, 5), a row (white, black, white_hand, \
+                 black_hand, turn) each; found shape {shape:?}"
+            )));
+        }
+        let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+        if kind != "i" && kind != "u" {
+            let dtype = array.getattr("dtype")?.str()?.to_string();
+            return Err(PyTypeError::new_err(format!(
+                "an array of positions holds integers, not {dtype}"
+            )));
+        }
+        // Unsigned 64-bit values beyond i64 wrap negative and are refused as out of range.
+        let rows = numpy.call_method1("ascontiguousarray", (array, "<i8"))?;
+        let bytes = rows.call_method0("tobytes")?;
+        let cells: Vec<i64> = bytes
+            .cast::<PyBytes>()?
+            .as_bytes()
+            .chunks_exact(8)
+            .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        let db = self.open_db()?;
+        let (db, game) = (&*db, &*self.game);
+        let results: Vec<Result<Value, Fail>> = py.detach(|| {
+            cells
+                .par_chunks(5)
+                .with_min_len(256)
+                .map(|row| {
+                    guard(|| {
+                        let (bits, turn) = bits_of_row(row)?;
+                        let (pos, _) = game.position_of_bits(bits, turn)?;
+                        Ok(db.probe(&pos)?)
+                    })
+                })
+                .collect()
+        });
+        let mut values = Vec::with_capacity(results.len());
+        let mut depths = Vec::with_capacity(2 * results.len());
+        for (i, r) in results.into_iter().enumerate() {
+            let (value, depth): (i8, i16) = match r {
+                Ok(v) => (
+                    match v {
+                        Value::Win(_) => 1,
+                        Value::Draw => 0,
+                        Value::Loss(_) => -1,
+                    },
+                    v.depth()
+                        .map_or(-1, |d| i16::try_from(d).unwrap_or(i16::MAX)),
+                ),
+                Err(e) if raise => return Err(e.into_py(py, Some(&format!("item {i}: ")))),
+                Err(_) => (-2, -1),
+            };
+            values.push(value.to_le_bytes()[0]);
+            depths.extend(depth.to_le_bytes());
+        }
+        let array_of = |bytes: &[u8], dtype: &str| -> PyResult<Bound<'_, PyAny>> {
+            numpy
+                .call_method1("frombuffer", (PyBytes::new(py, bytes), dtype))?
+                .call_method0("copy")
+        };
+        let out = (array_of(&values, "i1")?, array_of(&depths, "<i2")?);
+        Ok(out.into_pyobject(py)?.into_any().unbind())
+    }
+
     /// Runs `f` on the position `position`, without the GIL.
     fn on<T: Send>(
         &self,
@@ -243,7 +316,7 @@ impl PyDatabase {
         let py = position.py();
         match self.probe(position) {
             Ok(p) => Ok(p.into_any()),
-            Err(e) if e.is_instance_of::<MissingSectorError>(py) => {
+            Err(e) if missing_sector_error(py).is_ok_and(|c| e.is_instance(py, c)) => {
                 Ok(default.unwrap_or_else(|| py.None()))
             }
             Err(e) => Err(e),
@@ -277,6 +350,12 @@ impl PyDatabase {
     ///
     /// With `errors="raise"` the first position that fails raises its error, the message
     /// prefixed with `item N: ` (N counting from 0); with `errors="none"` it gets `None`.
+    ///
+    /// A numpy array of shape `(N, 5)` gives N positions as bitboards, a row each (`white`,
+    /// `black`, `white_hand`, `black_hand`, `turn`: 0 White, 1 Black; `Position.bits` gives
+    /// the first four), and the answer is two numpy arrays of N: `values` (int8: 1 win,
+    /// 0 draw, -1 loss; -2 for a position that failed under `errors="none"`) and `depths`
+    /// (int16, plies; -1 for draws and failures). numpy is needed only for this form.
     #[pyo3(
         signature = (positions, *, errors = Text(String::from("raise"))),
         text_signature = "($self, positions, *, errors='raise')"
@@ -286,7 +365,7 @@ impl PyDatabase {
         py: Python<'_>,
         positions: &Bound<'_, PyAny>,
         errors: Text,
-    ) -> PyResult<Vec<Option<Py<Probe>>>> {
+    ) -> PyResult<Py<PyAny>> {
         let errors = errors.0;
         let raise = match errors.as_str() {
             "raise" => true,
@@ -297,6 +376,9 @@ impl PyDatabase {
                 )))
             }
         };
+        if is_numpy_array(positions)? {
+            return self.probe_array(positions, raise);
+        }
         // A position that is refused before any reading (of another rule set, text that is
         // not text) is an item's error as any other: prefixed, or `None`.
         let mut targets = Vec::new();
@@ -336,7 +418,7 @@ impl PyDatabase {
                 Some(Err(_)) | None => out.push(None),
             }
         }
-        Ok(out)
+        Ok(out.into_pyobject(py)?.into_any().unbind())
     }
 
     /// The position's value and every legal move's, best first: a dict equal to what
@@ -491,6 +573,9 @@ fn one_rule_set(found: Result<Variant, NoOneRuleSet>, call: &str) -> Result<Vari
 /// Without `variant`, the folder's one solved rule set (that agrees with the keywords given)
 /// is opened; a folder holding several asks for the variant.
 ///
+/// `path` may be a list of folders, read as one: each sector comes from the first folder that
+/// holds it (an app's shipped endgames in one, tables fetched later in another).
+///
 /// Sector files are mapped read-only, as the command line reads them: the fastest way, for a
 /// process whose files nothing changes while it runs. With `cache_bytes=N` they are read into
 /// a cache of at most N bytes of checked blocks instead (slower on random positions, but a
@@ -505,7 +590,7 @@ fn one_rule_set(found: Result<Variant, NoOneRuleSet>, call: &str) -> Result<Vari
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn open(
     py: Python<'_>,
-    path: Folder,
+    path: Folders,
     variant: Option<&Bound<'_, PyAny>>,
     flying: Option<Text>,
     removal: Option<Text>,
@@ -517,18 +602,49 @@ pub(crate) fn open(
         None => Reading::Mapped,
         Some(bytes) => Reading::Cached(Some(bytes)),
     };
-    let path = path.0;
+    let roots = path.0;
     let rules = crate::game::RuleArgs::new(flying, removal, phases, full_board);
-    let game = folder_game(py, &path, variant, rules)?;
+    let game = if roots.len() == 1 {
+        folder_game(py, &roots[0], variant, rules)?
+    } else {
+        let roots = &roots;
+        chosen_game(py, variant, rules, |rules| {
+            for root in roots {
+                check_folder(root)?;
+            }
+            let files: Arc<dyn morris::store::Files> =
+                Arc::new(morris::store::Layers::on_disk(roots.clone()));
+            let what = format!("the folders {}", list_paths(roots));
+            let found = morris::front::the_rule_set_in(files, &roots[0], &what, rules.overrides()?);
+            one_rule_set(found, "morris.open([folders]")
+        })?
+    };
     let db = {
-        let (root, game) = (&path, &*game);
-        detached(py, || open_database(root, game, reading))?
+        let (roots, game) = (&roots, &*game);
+        detached(py, || {
+            if roots.len() == 1 {
+                return open_database(&roots[0], game, reading);
+            }
+            for root in roots {
+                check_folder(root)?;
+            }
+            some_solved(Database::open_folders(roots, &game.variant, reading)?)
+        })?
     };
     Ok(PyDatabase {
         db: RwLock::new(Some(Arc::new(db))),
         game,
-        path,
+        path: roots[0].clone(),
     })
+}
+
+/// Folders named for a message: `a, b and c`.
+fn list_paths(roots: &[PathBuf]) -> String {
+    let names: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
 }
 
 /// Opens files the caller holds in memory instead of a folder (an app's bundled tables, files
@@ -651,4 +767,50 @@ pub(crate) fn stats<'py>(
         })?
     };
     json_value(py, &text)
+}
+
+/// Whether `obj` is a numpy array (its class or a base is numpy's `ndarray`), told without
+/// importing numpy, so that numpy is needed only by those who pass arrays.
+fn is_numpy_array(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    for class in obj.get_type().getattr("__mro__")?.try_iter()? {
+        let class = class?;
+        let module: String = class.getattr("__module__")?.extract()?;
+        let name: String = class.getattr("__name__")?.extract()?;
+        if module == "numpy" && name == "ndarray" {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The bitboards and side to move of one row of a numpy array of positions.
+fn bits_of_row(row: &[i64]) -> Result<(morris::front::Bits, morris::Color), Fail> {
+    let bad = |why: String| {
+        Fail::from(morris::InvalidInput::Position {
+            input: format!("{row:?}"),
+            why,
+        })
+    };
+    let set = |x: i64, side: &str| {
+        u32::try_from(x).map_err(|_| bad(format!("{side}'s points {x} are not 32 bits")))
+    };
+    let hand = |x: i64, side: &str| {
+        u8::try_from(x).map_err(|_| bad(format!("{side}'s hand {x} is not 0 to 255")))
+    };
+    let turn = match row[4] {
+        0 => morris::Color::White,
+        1 => morris::Color::Black,
+        t => {
+            return Err(bad(format!(
+                "turn must be 0 (White) or 1 (Black), found {t}"
+            )))
+        }
+    };
+    let bits = morris::front::Bits {
+        white: set(row[0], "White")?,
+        black: set(row[1], "Black")?,
+        white_hand: hand(row[2], "White")?,
+        black_hand: hand(row[3], "Black")?,
+    };
+    Ok((bits, turn))
 }

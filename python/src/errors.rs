@@ -8,8 +8,10 @@ use std::path::Path;
 
 use morris::{Database, InvalidInput};
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyBaseException, PyException, PyKeyError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
 
 create_exception!(
     morris,
@@ -35,13 +37,51 @@ create_exception!(
     BadInputError,
     "A move that is malformed, or not legal in the position."
 );
-create_exception!(
-    morris,
-    MissingSectorError,
-    Error,
-    "A sector needed to answer is not solved (or has no tables); the message names the \
-     `morris solve` (or `morris tables`) command that fills it, also in the attribute `command`."
-);
+/// The doc of `morris.MissingSectorError`.
+const MISSING_DOC: &str = "A sector needed to answer is not solved (or has no tables); the \
+message names the `morris solve` (or `morris tables`) command that fills it, also in the \
+attribute `command`. A subclass of `morris.Error` and of `KeyError`, as chess.syzygy's \
+MissingTableError is, so that `Database.get` and a caller's `except KeyError` treat a position \
+the tables do not cover as a key not found.";
+
+/// `morris.MissingSectorError`, made once: `create_exception!` gives a class one base, and
+/// this one has two. Its `str()` is the message, as every morris error's (KeyError's would
+/// quote it).
+static MISSING_SECTOR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// The class `morris.MissingSectorError`.
+pub(crate) fn missing_sector_error(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    let class = MISSING_SECTOR.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        let builtins = py.import("builtins")?;
+        let bases = PyTuple::new(
+            py,
+            [
+                py.get_type::<Error>().into_any(),
+                py.get_type::<PyKeyError>().into_any(),
+            ],
+        )?;
+        let dict = PyDict::new(py);
+        dict.set_item("__module__", "morris")?;
+        dict.set_item("__doc__", MISSING_DOC)?;
+        dict.set_item(
+            "__str__",
+            py.get_type::<PyBaseException>().getattr("__str__")?,
+        )?;
+        let class = builtins
+            .getattr("type")?
+            .call1(("MissingSectorError", bases, dict))?;
+        Ok(class.cast_into::<PyType>()?.unbind())
+    })?;
+    Ok(class.bind(py))
+}
+
+/// A `morris.MissingSectorError` with `message`.
+fn missing_sector(py: Python<'_>, message: String) -> PyErr {
+    match missing_sector_error(py) {
+        Ok(class) => PyErr::from_type(class.clone(), message),
+        Err(e) => e,
+    }
+}
 create_exception!(
     morris,
     DamagedFileError,
@@ -108,7 +148,7 @@ impl Fail {
             Fail::Lib(e) => library_error(py, &e, text(message(&e))),
             Fail::BadInput(m) => BadInputError::new_err(text(m)),
             Fail::NothingSolved { message, command } => {
-                let err = MissingSectorError::new_err(text(message));
+                let err = missing_sector(py, text(message));
                 set(py, &err, "sector", None::<String>);
                 set(py, &err, "command", command);
                 err
@@ -131,7 +171,7 @@ fn library_error(py: Python<'_>, e: &morris::Error, message: String) -> PyErr {
             BadInputError::new_err(message)
         }
         morris::Error::Missing(m) => {
-            let err = MissingSectorError::new_err(message);
+            let err = missing_sector(py, message);
             set(py, &err, "sector", Some(m.sector.to_string()));
             set(py, &err, "command", solve_command(m, true));
             err

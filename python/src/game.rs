@@ -36,6 +36,18 @@ impl Game {
         Ok((pos, turn))
     }
 
+    /// The position of bitboards (`morris::front::Bits`) with `turn` to move, checked as
+    /// [`Game::parse`] checks its notation.
+    pub(crate) fn position_of_bits(
+        &self,
+        bits: morris::front::Bits,
+        turn: Color,
+    ) -> Result<(Position, Color), Fail> {
+        let (pos, turn) = morris::front::position_of_bits(&self.variant, bits, turn)?;
+        self.reachable().check(&pos, turn)?;
+        Ok((pos, turn))
+    }
+
     /// Whether `other` is the same variant under the same rules.
     pub(crate) fn same(&self, other: &Game) -> bool {
         self.variant.name() == other.variant.name() && self.variant.rules() == other.variant.rules()

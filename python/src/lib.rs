@@ -56,10 +56,7 @@ fn _morris(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<errors::BadPositionError>(),
     )?;
     m.add("BadMoveError", py.get_type::<errors::BadMoveError>())?;
-    m.add(
-        "MissingSectorError",
-        py.get_type::<errors::MissingSectorError>(),
-    )?;
+    m.add("MissingSectorError", errors::missing_sector_error(py)?)?;
     m.add(
         "DamagedFileError",
         py.get_type::<errors::DamagedFileError>(),

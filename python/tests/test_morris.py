@@ -240,6 +240,37 @@ def test_files_held_in_memory_answer_as_the_command_line(folders, samples):
         morris.open_files(damaged).outcome("start")
 
 
+def test_several_folders_read_as_one(folders, samples, tmp_path):
+    """Six's sectors split between two folders, some as sector files and some as tables, read
+    through one Database as the whole folder is; each folder alone misses what the other
+    holds."""
+    (rule_set,) = [d for d in (folders["db"]).iterdir() if d.name.startswith("six.")]
+    tables_dir = folders["tables"] / rule_set.name
+    sectors = sorted(f.stem for f in rule_set.glob("*.sec"))
+    halves = [tmp_path / "first", tmp_path / "second"]
+    for k, half in enumerate(halves):
+        (half / rule_set.name).mkdir(parents=True)
+    for i, sector in enumerate(sectors):
+        into = halves[i % 2] / rule_set.name
+        if i % 4 == 1:  # some of the second folder's as tables
+            for ext in ("wdl", "dtm"):
+                shutil.copy(tables_dir / f"{sector}.{ext}", into / f"{sector}.{ext}")
+        else:
+            shutil.copy(rule_set / f"{sector}.sec", into / f"{sector}.sec")
+    texts = samples["six"]
+    whole = morris.open(folders["db"], "six")
+    for both in (morris.open(halves, "six"), morris.open(tuple(halves)), morris.open(halves, "six", cache_bytes=1 << 20)):
+        assert both.probe_many(texts, errors="none") == whole.probe_many(texts, errors="none")
+        assert both.analysis("start") == whole.analysis("start")
+    alone = morris.open(halves[0], "six")
+    missed = [p for p in alone.probe_many(texts, errors="none") if p is None]
+    assert len(missed) > len(texts) // 10
+    with pytest.raises(morris.BadInputError, match="empty"):
+        morris.open([], "six")
+    with pytest.raises(morris.BadInputError, match="not a folder"):
+        morris.open([halves[0], rule_set / f"{sectors[0]}.sec"], "six")
+
+
 def test_open_finds_the_folders_rule_set(folders):
     # The issue's one-liner: a folder of six alone needs no variant.
     t = morris.open(folders["tables"])
@@ -404,6 +435,22 @@ def test_with_close_and_get_as_chess_syzygy_has_them(folders):
     t.close()
 
 
+def test_a_missing_sector_is_a_key_error_whose_text_is_the_message(folders):
+    """As chess.syzygy's MissingTableError: `except KeyError` catches a position the folder
+    does not cover, and the exception still reads as morris's message, not as a quoted key."""
+    assert issubclass(morris.MissingSectorError, morris.Error)
+    assert issubclass(morris.MissingSectorError, KeyError)
+    assert morris.MissingSectorError.__module__ == "morris"
+    t = morris.open(folders["db"], "nine")
+    with pytest.raises(KeyError) as caught:
+        t.probe("start")
+    e = caught.value
+    assert type(e) is morris.MissingSectorError
+    assert e.sector == "0-0-9-9" and e.command.startswith("morris solve --variant nine")
+    assert str(e).startswith("sector 0-0-9-9 ") and not str(e).startswith("'")
+    assert e.command in str(e)
+
+
 def test_a_position_of_other_rules_is_refused(folders):
     """A position means something only under its own rules: a database of the standard rules
     never answers a position parsed under strict removal (it would give another game's value),
@@ -551,6 +598,51 @@ def test_probe_many_is_probe_one_by_one(folders):
     assert t.probe_many(positions) == t.probe_many(texts[:10_000])
     assert t.probe_many(iter(positions[:10])) == many[:10]
     print(f"100000 probes: probe_many {batch:.2f} s, one by one {single:.2f} s")
+
+
+def test_probe_many_of_a_numpy_array_of_bitboards(folders):
+    """An (N, 5) array of bitboards answers as probe_many of the same positions does, in two
+    arrays; a bad row is an item's error (or -2 under errors="none"); a wrong shape or dtype
+    is refused."""
+    np = pytest.importorskip("numpy")
+    nine = morris.Variant("nine")
+    t = morris.open(folders["db"], nine)
+    texts = random_boards(nine, 20_000, random.Random(11))
+    rows = []
+    for text in texts:
+        p = nine.parse(text)
+        rows.append(list(p.bits) + [0 if p.turn == "w" else 1])
+    for dtype in ("int64", "uint32", "int32"):
+        array = np.array(rows, dtype=dtype)
+        values, depths = t.probe_many(array, errors="none")
+        assert values.dtype == np.int8 and depths.dtype == np.int16
+        assert values.shape == depths.shape == (len(texts),)
+        probes = t.probe_many(texts, errors="none")
+        code = {"win": 1, "draw": 0, "loss": -1}
+        for k, p in enumerate(probes):
+            if p is None:
+                assert (values[k], depths[k]) == (-2, -1), texts[k]
+            else:
+                assert values[k] == code[p.value], texts[k]
+                assert depths[k] == (-1 if p.depth is None else p.depth), texts[k]
+    assert (values != -2).sum() > 18_000
+    # A column slice (not contiguous) reads the same.
+    wide = np.zeros((len(rows), 7), dtype=np.int64)
+    wide[:, 1:6] = rows
+    assert (t.probe_many(wide[:, 1:6], errors="none")[0] == values).all()
+    bad = np.array([rows[0], [1 << 24, 0, 0, 0, 0], rows[1], [0, 0, 0, 0, 2]], dtype=np.int64)
+    with pytest.raises(morris.BadInputError, match="item 1: bit 24 is set"):
+        t.probe_many(bad)
+    got, _ = t.probe_many(bad, errors="none")
+    assert list(got[[1, 3]]) == [-2, -2]
+    with pytest.raises(morris.BadPositionError, match="item 1: .*turn must be 0"):
+        t.probe_many(bad[2:])
+    with pytest.raises(morris.BadInputError, match="shape"):
+        t.probe_many(np.zeros((3, 4), dtype=np.int64))
+    with pytest.raises(TypeError, match="integers"):
+        t.probe_many(np.zeros((3, 5), dtype=np.float64))
+    empty_values, empty_depths = t.probe_many(np.zeros((0, 5), dtype=np.int64))
+    assert empty_values.shape == empty_depths.shape == (0,)
 
 
 def test_threads_probe_at_once(folders, samples):
