@@ -165,7 +165,7 @@ impl Position {
         check_hand(variant, Color::White, w, sides[0]).map_err(fail)?;
         let b = parse_hand(variant, Color::Black, black_hand).map_err(fail)?;
         check_hand(variant, Color::Black, b, sides[1]).map_err(fail)?;
-        Position::from_sides(variant, sides, [w, b], turn).map_err(fail)
+        hands_to_move(variant, sides, [w, b], turn).map_err(fail)
     }
 
     /// The position of White's and Black's points (`sides`) and hands (`hands`) with `turn`
@@ -181,20 +181,9 @@ impl Position {
         hands: [u8; 2],
         turn: Color,
     ) -> Result<(Position, Color), String> {
-        let [w, b] = hands;
-        check_hand(variant, Color::White, w, sides[0])?;
-        check_hand(variant, Color::Black, b, sides[1])?;
-        check_hands(variant, turn, w, b)?;
-        let white = Position {
-            mover: sides[0],
-            opponent: sides[1],
-            mover_hand: w,
-            opponent_hand: b,
-        };
-        Ok(match turn {
-            Color::White => (white, turn),
-            Color::Black => (white.flipped(), turn),
-        })
+        check_hand(variant, Color::White, hands[0], sides[0])?;
+        check_hand(variant, Color::Black, hands[1], sides[1])?;
+        hands_to_move(variant, sides, hands, turn)
     }
 
     /// Writes the position in notation, with `turn` the colour of the mover.
@@ -287,7 +276,28 @@ fn parse_rows(variant: &Variant, rows: &str) -> Result<[PointSet; 2], String> {
     Ok(sides)
 }
 
-/// The hand of `color`, whose pieces on the board are `on_board`, from its field.
+/// The position of White's and Black's points and hands, each hand checked against its
+/// side's pieces, with `turn` to move, once the hands are checked to occur with `turn` to move.
+fn hands_to_move(
+    variant: &Variant,
+    sides: [PointSet; 2],
+    [w, b]: [u8; 2],
+    turn: Color,
+) -> Result<(Position, Color), String> {
+    check_hands(variant, turn, w, b)?;
+    let white = Position {
+        mover: sides[0],
+        opponent: sides[1],
+        mover_hand: w,
+        opponent_hand: b,
+    };
+    Ok(match turn {
+        Color::White => (white, turn),
+        Color::Black => (white.flipped(), turn),
+    })
+}
+
+/// The hand of `color` from its field: a number no greater than the variant's pieces.
 fn parse_hand(variant: &Variant, color: Color, field: &str) -> Result<u8, String> {
     let pieces = variant.pieces();
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {

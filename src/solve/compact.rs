@@ -47,8 +47,7 @@ fn turn_unit(
     progress: &dyn Progress,
 ) -> Result<usize, Error> {
     let unit = &units[c];
-    let has_file = |db: &Database| unit.sectors.iter().any(|&s| db.path(s).exists());
-    if !has_file(db) {
+    if !unit.sectors.iter().any(|&s| db.path(s).exists()) {
         return Ok(0);
     }
     for &r in graph.dependents(c) {
@@ -87,6 +86,5 @@ fn turn_unit(
         progress.sector_turned(&report, clock.elapsed());
         turned += 1;
     }
-    db.forget();
     Ok(turned)
 }

@@ -10,7 +10,6 @@
 //! makes a loss at one more than the deepest child. Wins come out shortest, losses longest;
 //! what never resolves is a draw.
 
-use std::path::Path;
 use std::time::Instant;
 
 use crate::error::Error;
@@ -186,14 +185,10 @@ pub(crate) fn triage(
             };
             let mut names = Vec::new();
             for path in files {
-                let mut aside = path.clone().into_os_string();
-                aside.push(".damaged");
-                names.push(
-                    Path::new(&aside)
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default(),
-                );
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                let name = format!("{name}.damaged");
+                let aside = path.with_file_name(&name);
+                names.push(name);
                 match std::fs::rename(&path, &aside) {
                     // Another process moved it aside first.
                     Err(io) if io.kind() != std::io::ErrorKind::NotFound => {

@@ -318,14 +318,14 @@ pub fn disk_peak(
     (peak, raw + tables)
 }
 
-/// Seconds per index slot by kind of unit, measured: the wall time of one worker (a process
-/// using all its threads) on the machine the rates were measured on.
-///
 /// Seconds per slot of turning a sector into its tables: `tables` of Morabaraba's endgames up
 /// to six pieces a side, 454 MB of sector files (a byte a slot) in 50.1 s (2-core AMD EPYC VM,
 /// two threads, alone on the machine; `docs/distributed.md` §5).
 const TURNING_PER_SLOT: f64 = 0.110e-6;
 
+/// Seconds per index slot by kind of unit, measured: the wall time of one worker (a process
+/// using all its threads) on the machine the rates were measured on.
+///
 /// A forward-only unit (placement sectors) reads every child from another sector's file, so
 /// its cost per slot hardly depends on the pieces. A cyclic unit's cost grows with the pieces
 /// on the board (more retrograde levels, more of the working state out of cache) and with a

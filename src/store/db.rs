@@ -207,23 +207,7 @@ impl Database {
             refuse_rule_set_folder(&Disk, root, Kind::Tables)?;
         }
         let files: Arc<dyn Files> = Arc::new(super::Layers::on_disk(roots.to_vec()));
-        let db = Database::in_files(files, first, variant, Kind::Sectors, None)?;
-        let (kind, default) = match db.kind_held() {
-            Some(Kind::Tables) => (Kind::Tables, READER_CACHE_BYTES),
-            _ => (Kind::Sectors, SECTOR_READER_CACHE_BYTES),
-        };
-        let (mapped, cache) = match reading {
-            // Tables are read through a cache all the same (see `open_reading`).
-            Reading::Mapped if kind == Kind::Sectors => (true, READER_CACHE_BYTES),
-            Reading::Mapped => (false, READER_CACHE_BYTES),
-            Reading::Cached(bytes) => (false, bytes.unwrap_or(default)),
-        };
-        Ok(Database {
-            kind,
-            mapped,
-            cache: Arc::new(BlockCache::new(cache)),
-            ..db
-        })
+        Database::open_reading_in(files, first, variant, reading)
     }
 
     /// What the rule-set folder holds: sector files (some, with tables or not), tables only,
@@ -594,20 +578,30 @@ impl Database {
         variant: &Variant,
         reading: Reading,
     ) -> Result<Database, Error> {
+        Database::open_reading_in(Arc::new(Disk), root, variant, reading)
+    }
+
+    /// [`Database::open_reading`] of what `files` hold under `root`: the tables when the
+    /// rule-set folder holds tables only, else its sector files.
+    fn open_reading_in(
+        files: Arc<dyn Files>,
+        root: &Path,
+        variant: &Variant,
+        reading: Reading,
+    ) -> Result<Database, Error> {
         let cache = match reading {
             Reading::Cached(Some(bytes)) => bytes,
             _ => READER_CACHE_BYTES,
         };
-        let tables = Database::tables(root, variant, cache)?;
+        let tables = Database::in_files(files.clone(), root, variant, Kind::Tables, Some(cache))?;
         if tables.kind_held() == Some(Kind::Tables) {
             return Ok(tables);
         }
-        match reading {
-            Reading::Mapped => Database::new(root, variant),
-            Reading::Cached(bytes) => {
-                Database::reader(root, variant, bytes.unwrap_or(SECTOR_READER_CACHE_BYTES))
-            }
-        }
+        let cached = match reading {
+            Reading::Mapped => None,
+            Reading::Cached(bytes) => Some(bytes.unwrap_or(SECTOR_READER_CACHE_BYTES)),
+        };
+        Database::in_files(files, root, variant, Kind::Sectors, cached)
     }
 
     /// Whether the folder holds what a probe of `pos` reads: its sector's files (a finished
