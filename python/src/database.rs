@@ -604,14 +604,12 @@ pub(crate) fn open(
     };
     let roots = path.0;
     let rules = crate::game::RuleArgs::new(flying, removal, phases, full_board);
-    let game = if roots.len() == 1 {
-        folder_game(py, &roots[0], variant, rules)?
+    let game = if let [root] = &roots[..] {
+        folder_game(py, root, variant, rules)?
     } else {
         let roots = &roots;
+        detached(py, || roots.iter().try_for_each(|r| check_folder(r)))?;
         chosen_game(py, variant, rules, |rules| {
-            for root in roots {
-                check_folder(root)?;
-            }
             let files: Arc<dyn morris::store::Files> =
                 Arc::new(morris::store::Layers::on_disk(roots.clone()));
             let what = format!("the folders {}", list_paths(roots));
@@ -621,14 +619,9 @@ pub(crate) fn open(
     };
     let db = {
         let (roots, game) = (&roots, &*game);
-        detached(py, || {
-            if roots.len() == 1 {
-                return open_database(&roots[0], game, reading);
-            }
-            for root in roots {
-                check_folder(root)?;
-            }
-            some_solved(Database::open_folders(roots, &game.variant, reading)?)
+        detached(py, || match &roots[..] {
+            [root] => open_database(root, game, reading),
+            _ => some_solved(Database::open_folders(roots, &game.variant, reading)?),
         })?
     };
     Ok(PyDatabase {

@@ -98,6 +98,9 @@ pub(crate) enum Fail {
     /// Bad input the binding itself found (a folder that is a file, options that exclude
     /// each other).
     BadInput(String),
+    /// A position the binding refused in words of its own: bitboards with a bit off the board
+    /// or a point on both sides.
+    BadPosition(String),
     /// A folder without a single sector of the rule set, and the command that solves some.
     NothingSolved {
         /// The message, as the command line's.
@@ -147,6 +150,7 @@ impl Fail {
         match self {
             Fail::Lib(e) => library_error(py, &e, text(message(&e))),
             Fail::BadInput(m) => BadInputError::new_err(text(m)),
+            Fail::BadPosition(m) => BadPositionError::new_err(text(m)),
             Fail::NothingSolved { message, command } => {
                 let err = missing_sector(py, text(message));
                 set(py, &err, "sector", None::<String>);

@@ -43,7 +43,13 @@ impl Game {
         bits: morris::front::Bits,
         turn: Color,
     ) -> Result<(Position, Color), Fail> {
-        let (pos, turn) = morris::front::position_of_bits(&self.variant, bits, turn)?;
+        let (pos, turn) =
+            morris::front::position_of_bits(&self.variant, bits, turn).map_err(|e| match e {
+                // A bit off the board or a point on both sides: a bad position, as every
+                // bitboard door of the package says.
+                morris::InvalidInput::Request(why) => Fail::BadPosition(why),
+                e => Fail::from(e),
+            })?;
         self.reachable().check(&pos, turn)?;
         Ok((pos, turn))
     }

@@ -185,10 +185,8 @@ impl PyPosition {
             white_hand: white_hand.0,
             black_hand: black_hand.0,
         };
-        let text = morris::front::notation_of_bits(&game.variant, bits, turn)
-            .map_err(|e| BadPositionError::new_err(e.to_string()))?;
         let g = game.clone();
-        let (pos, turn) = detached(py, move || g.parse(&text))?;
+        let (pos, turn) = detached(py, move || g.position_of_bits(bits, turn))?;
         Ok(PyPosition::new(game, pos, turn))
     }
 
