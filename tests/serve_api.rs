@@ -870,7 +870,7 @@ fn practice_gives_a_solved_position_of_the_sector_with_its_value() {
                 assert_eq!(r.status, 404, "{target}: {}", r.text());
                 assert!(
                     r.text().contains(&format!(
-                        "no position of {sector} with value {value} found in 10000 tries"
+                        "no position of {sector} with value {value} found in 10000 random slots and all"
                     )),
                     "{}",
                     r.text()
@@ -933,6 +933,60 @@ fn practice_gives_a_solved_position_of_the_sector_with_its_value() {
     .json();
     let text = a["position"].as_str().unwrap();
     assert!(text.contains(" b "), "{black}: {text}");
+
+    // A side asked for: in the moving phase the position has it to move; a minimum depth: a
+    // win or loss at least that far from the end, or a 404 saying none is.
+    for seed in 0..6 {
+        let a = get(
+            server.addr,
+            &format!(
+                "/api/practice?variant=six&sector=4-3-0-0&value=win&min_depth=5&side=b&seed={seed}"
+            ),
+        );
+        assert_eq!(a.status, 200, "{}", a.text());
+        let a = a.json();
+        let text = a["position"].as_str().unwrap();
+        assert!(text.ends_with(" b 0 0"), "{text}");
+        assert!(a["depth"].as_u64().unwrap() >= 5, "{a}");
+        let out = morris(&["--variant", "six", "query", "--json", "--db", dbs, text]);
+        let q: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (&q["value"], &q["depth"]),
+            (&a["value"], &a["depth"]),
+            "{text}"
+        );
+    }
+    let deepest = sectors.iter().find(|r| r["sector"] == "4-3-0-0").unwrap()["max_depth"]
+        .as_u64()
+        .unwrap();
+    let r = get(
+        server.addr,
+        &format!(
+            "/api/practice?variant=six&sector=4-3-0-0&value=win&min_depth={}",
+            deepest + 1
+        ),
+    );
+    assert_eq!(r.status, 404, "{}", r.text());
+    assert!(
+        r.text().contains(&format!(
+            "with value win at least {} plies from the end found",
+            deepest + 1
+        )),
+        "{}",
+        r.text()
+    );
+    for (target, why) in [
+        ("min_depth=-1", "min_depth must be a number"),
+        ("min_depth=lots", "min_depth must be a number"),
+        ("side=white", "unknown side \\\"white\\\" (expected w, b)"),
+    ] {
+        let r = get(
+            server.addr,
+            &format!("/api/practice?variant=six&sector=4-3-0-0&{target}"),
+        );
+        assert_eq!(r.status, 400, "{target}: {}", r.text());
+        assert!(r.text().contains(why), "{target}: {}", r.text());
+    }
 }
 
 /// The summary line of `solve --plan` ("N work units, S sectors, T index slots", before the

@@ -3,9 +3,12 @@
 //! removal, every shown value against `query --json`, undo and redo, the address reopening the
 //! position, the statistics tab, a move by the database in a game, and a phone-sized screen;
 //! addresses naming a variant or rules the folder lacks, and the hidden evaluation in Play;
-//! Play's draw rules; the keyboard; the value chart; variations, the game as text (also of a
-//! game nesting thousands of variations) and the board editor. Every test runs at a desktop's
-//! size and at a phone's (390×844).
+//! Play's draw rules, their record in the game's text and their N in the address; review in Play
+//! without the database moving, the annotations and the hint; the keyboard (one Tab stop, arrow
+//! keys); the values on movable pieces and removals; the value chart; the statistics' filter,
+//! order and CSV; practice by goal, side and depth; variations, the game as text (also of a
+//! game nesting thousands of variations, and a game of Sanmill's from its FEN) and the board
+//! editor. Every test runs at a desktop's size and at a phone's (390×844).
 //!
 //! The WebDriver client is the few W3C commands this test needs, over the same small HTTP
 //! client as the API tests: every call has a socket timeout and every wait a bound.
@@ -415,8 +418,9 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
         }
     }
     // The line lists the moves played.
-    let line =
-        browser.js("return [...document.querySelectorAll('#line button')].map(b => b.textContent)");
+    let line = browser.js(
+        "return [...document.querySelectorAll('#line button')].map(b => b.firstChild.textContent)",
+    );
     assert_eq!(line.as_array().unwrap().len(), clicks.len() + 1);
     assert!(line[5].as_str().unwrap().contains("e5xb4"), "{line}");
     // Numbered by move pairs, as players count: 1. White's, 1… Black's.
@@ -455,6 +459,73 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
         dots.iter().any(|d| d[1] == "blunder"),
         "this line has mistakes: {dots:?}"
     );
+    // Review: each move of the game list annotated from the same values (`??` a win thrown
+    // into a loss, `?` a step of the result lost, `?!` the result kept at a worse depth), each
+    // side's errors counted under the chart and the first that changed the result named.
+    let marks = browser.js(
+        "return [...document.querySelectorAll('#line button')].slice(1).map(b => b.dataset.mark || '')",
+    );
+    let rank = |v: &str| match v {
+        "win" => 2,
+        "draw" => 1,
+        _ => 0,
+    };
+    let flip = |v: &str| match v {
+        "win" => "loss",
+        "loss" => "win",
+        _ => "draw",
+    };
+    let mut counts = [[0; 3]; 2];
+    let mut first = None;
+    for i in 1..values.len() {
+        let ((before, d0), (after, d1)) = (&values[i - 1], &values[i]);
+        let lost = rank(before) - rank(flip(after));
+        let mark = match lost {
+            2 => "??",
+            1 => "?",
+            _ if before == "draw" || *d1 == d0.map(|d| d - 1) => "",
+            _ => "?!",
+        };
+        assert_eq!(
+            marks[i - 1],
+            mark,
+            "ply {i}: {before} {d0:?} -> {after} {d1:?}"
+        );
+        let side = usize::from(positions[i - 1].contains(" b "));
+        if let Some(k) = ["??", "?", "?!"].iter().position(|m| *m == mark) {
+            counts[side][k] += 1;
+            if first.is_none() && k < 2 {
+                first = Some(i);
+            }
+        }
+    }
+    let summary = browser.js("const r = document.getElementById('review-summary'); return [r.hidden, r.textContent, r.dataset.first]");
+    assert_eq!(summary[0], false, "{summary}");
+    let said = |c: [i32; 3], name: &str| {
+        let parts: Vec<String> = ["??", "?", "?!"]
+            .iter()
+            .zip(c)
+            .filter(|(_, n)| *n > 0)
+            .map(|(m, n)| format!("{n} {m}"))
+            .collect();
+        if parts.is_empty() {
+            format!("{name} no error")
+        } else {
+            format!("{name} {}", parts.join(", "))
+        }
+    };
+    let text = summary[1].as_str().unwrap();
+    assert!(
+        text.starts_with(&format!(
+            "Review: {}; {}.",
+            said(counts[0], "White"),
+            said(counts[1], "Black")
+        )),
+        "{text} {counts:?}"
+    );
+    let first = first.expect("this line changes its result");
+    assert_eq!(summary[2], first.to_string(), "{text}");
+    assert!(text.contains("The first decisive error: "), "{text}");
     browser.js("document.querySelector('#chart .ply[data-ply=\"2\"]').dispatchEvent(new MouseEvent('click')); return null");
     shown(browser, &positions[2]);
     browser.click("#last");
@@ -537,9 +608,92 @@ fn stats_and_play_at_one_size(browser: &Browser, db: &Path) {
         rows.is_some(),
         "the statistics table did not show {sectors} sectors"
     );
-    let bars = browser.js("return document.querySelectorAll('#stats-chart rect').length");
-    assert!(bars.as_u64().unwrap() >= sectors as u64);
+    // The chart: the first 40 sectors (a whole game's hundreds of bars would be a page
+    // thousands of pixels tall); the table all of them.
+    let chart = browser.js("const c = document.getElementById('stats-chart');
+         return [c.querySelectorAll('rect').length, c.getBoundingClientRect().height,
+                 document.getElementById('stats-shown').textContent]");
+    assert!(chart[0].as_u64().unwrap() >= 40, "{chart}");
+    assert!(chart[1].as_f64().unwrap() < 1000.0, "{chart}");
+    assert_eq!(
+        chart[2],
+        format!("{sectors} of {sectors} sectors; the chart shows the first 40, the table all.")
+    );
     shot(browser, "explorer-six-stats");
+    // A filter, a phase and a column's order select the sectors; the CSV holds exactly them.
+    browser.js(
+        "const f = document.getElementById('stats-filter'); f.value = '3-';
+         f.dispatchEvent(new Event('input'));
+         const p = document.getElementById('stats-phase'); p.value = 'moving';
+         p.dispatchEvent(new Event('change'));
+         document.querySelector('#stats-table button[data-sort=\"max_depth\"]').click(); return null",
+    );
+    let mut expected: Vec<&Value> = stats["sectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            let name = r["sector"].as_str().unwrap();
+            name.contains("3-") && name.ends_with("-0-0")
+        })
+        .collect();
+    // Largest first, ties in the database's order (a stable sort).
+    expected.sort_by_key(|r| std::cmp::Reverse(r["max_depth"].as_u64().unwrap()));
+    let table = browser.js(
+        "return [[...document.querySelectorAll('#stats-table tr[data-sector]')].map(r => r.dataset.sector),
+                 document.querySelector('#stats-table th[aria-sort]').textContent,
+                 document.querySelector('#stats-table th[aria-sort]').getAttribute('aria-sort'), statsCsv()]",
+    );
+    let names: Vec<&str> = expected
+        .iter()
+        .map(|r| r["sector"].as_str().unwrap())
+        .collect();
+    assert!(names.len() > 2, "{names:?}");
+    assert_eq!(table[0], json!(names));
+    assert_eq!(table[1], "max depth");
+    assert_eq!(table[2], "descending");
+    let columns = [
+        "sector",
+        "positions",
+        "win",
+        "loss",
+        "draw",
+        "raw_positions",
+        "raw_win",
+        "raw_loss",
+        "raw_draw",
+        "max_depth",
+    ];
+    let mut csv = columns.join(",") + "\n";
+    for r in &expected {
+        let cells: Vec<String> = columns
+            .iter()
+            .map(|c| match &r[*c] {
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            })
+            .collect();
+        csv += &(cells.join(",") + "\n");
+    }
+    assert_eq!(table[3], csv);
+    // The same column again: the other way round.
+    browser.click("#stats-table button[data-sort=\"max_depth\"]");
+    let order = browser.js(
+        "return [...document.querySelectorAll('#stats-table tr[data-sector]')].map(r => r.dataset.sector)",
+    );
+    expected.sort_by_key(|r| r["max_depth"].as_u64().unwrap());
+    let names: Vec<&str> = expected
+        .iter()
+        .map(|r| r["sector"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, json!(names));
+    browser.js(
+        "const f = document.getElementById('stats-filter'); f.value = '';
+         f.dispatchEvent(new Event('input'));
+         const p = document.getElementById('stats-phase'); p.value = 'all';
+         p.dispatchEvent(new Event('change'));
+         document.querySelector('#stats-table button[data-sort=\"sector\"]').click(); return null",
+    );
 
     // A game against the database: White places on a5, the database answers with a best move.
     browser.click("#tab-play");
@@ -564,7 +718,8 @@ fn stats_and_play_at_one_size(browser: &Browser, db: &Path) {
         &placed_text,
     ]);
     let q: Value = serde_json::from_slice(&q.stdout).unwrap();
-    let reply = browser.js("return document.querySelectorAll('#line button')[2].textContent");
+    let reply =
+        browser.js("return document.querySelectorAll('#line button')[2].firstChild.textContent");
     let reply = reply
         .as_str()
         .unwrap()
@@ -779,6 +934,43 @@ fn addresses_at_one_size(browser: &Browser, server: &Server) {
                  document.getElementById('verdict').getAttribute('aria-live')]",
     );
     assert_eq!(focus, json!(["c5", "c5, white piece", "polite"]));
+    // The board is one Tab stop, a group of buttons; the arrow keys move the focus to the
+    // nearest point that way on the screen (neither walking the game nor scrolling), and the
+    // Tab stop follows.
+    let stops = browser.js(
+        "return [document.querySelectorAll('#board [tabindex=\"0\"]').length,
+                 document.querySelectorAll('#board [tabindex=\"-1\"]').length,
+                 document.getElementById('board').getAttribute('role')]",
+    );
+    assert_eq!(stops, json!([1, 15, "group"]));
+    let key = |code: &str| {
+        browser.cmd(
+            "POST",
+            "/actions",
+            json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+                {"type": "keyDown", "value": code}, {"type": "keyUp", "value": code}]}]}),
+        );
+        browser
+            .js("return document.activeElement.dataset.point || null")
+            .as_str()
+            .map(str::to_string)
+    };
+    for (code, point) in [
+        ("\u{E014}", "e5"), // right
+        ("\u{E015}", "e3"), // down
+        ("\u{E012}", "d3"), // left
+        ("\u{E013}", "d4"), // up
+    ] {
+        assert_eq!(key(code).as_deref(), Some(point), "after {code:?}");
+    }
+    shown(browser, ".W./.../..../.../... b 5 6");
+    let stops = browser.js(
+        "return [...document.querySelectorAll('#board [tabindex=\"0\"]')].map(p => p.dataset.point)",
+    );
+    assert_eq!(stops, json!(["d4"]));
+    // Enter plays the focused point: Black places on d4.
+    key("\u{E007}");
+    shown(browser, ".W./..B/..../.../... w 5 5");
 
     // The marks on the board read without their colours: +depth a win, −depth a loss, = a
     // draw, each the value of the best move through that point.
@@ -810,6 +1002,103 @@ fn addresses_at_one_size(browser: &Browser, server: &Server) {
             .any(|l| l[0] == format!("+{}", best[2].as_str().unwrap())),
         "{labels:?} {best}"
     );
+
+    // In the moving phase each piece that moves has its best move's value at the corner of
+    // its ring, and while a mill's removal is chosen each piece to remove has its value on
+    // it, a draw's `=` too.
+    let moving = "WW./.../BB.W/.../..B w 0 0";
+    open(
+        browser,
+        &format!("{}/#variant=six&position={}", server.url(), enc(moving)),
+    );
+    let page = shown(browser, moving);
+    let label = |m: &Value| match (m[1].as_str().unwrap(), m[2].as_str().unwrap()) {
+        ("win", d) => format!("+{d}"),
+        ("loss", d) => format!("\u{2212}{d}"),
+        _ => "=".to_string(),
+    };
+    let rings = browser.js(
+        "return [...document.querySelectorAll('#board circle.ring')].map(r => {
+           const x = r.getAttribute('cx'), y = r.getAttribute('cy');
+           const p = [...document.querySelectorAll('#board [data-point]')].find(h => h.getAttribute('cx') === x && h.getAttribute('cy') === y).dataset.point;
+           const t = document.querySelector(`#board text.badge-text[data-mark=\"${p}\"]`);
+           return [p, r.getAttribute('class'), t ? t.textContent : null];
+         })",
+    );
+    let rings = rings.as_array().unwrap();
+    // a5 is blocked; c5 and e3 move.
+    assert_eq!(rings.len(), 2, "{rings:?}");
+    for ring in rings {
+        let point = ring[0].as_str().unwrap();
+        // The API lists moves best first: the first from this point is its best.
+        let best = page["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m[0].as_str().unwrap().starts_with(&format!("{point}-")))
+            .unwrap();
+        assert_eq!(ring[2], label(best), "{point}: {ring} {best}");
+    }
+    browser.click("[data-point=\"e3\"]");
+    browser.click("[data-point=\"e5\"]");
+    let removals = browser.js(
+        "return [...document.querySelectorAll('#board text.depth[data-mark]')].map(t => [t.dataset.mark, t.textContent])",
+    );
+    let removals = removals.as_array().unwrap();
+    assert_eq!(removals.len(), 3, "{removals:?}");
+    for r in removals {
+        let m = page["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m[0] == format!("e3-e5x{}", r[0].as_str().unwrap()).as_str())
+            .unwrap();
+        assert_eq!(r[1], label(m), "{r} {m}");
+    }
+    browser
+        .js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'})); return null");
+
+    // A variant this folder lacks: the error says what solving it would cost.
+    open(browser, &format!("{}/#variant=seven", server.url()));
+    let error = wait_for(Duration::from_secs(10), || {
+        let e = browser.js("return document.getElementById('error').textContent");
+        let e = e.as_str()?.to_string();
+        e.contains("Solving it takes about").then_some(e)
+    })
+    .expect("the cost of solving seven is shown");
+    assert!(
+        error.contains("\"seven\"") && error.contains("of disk"),
+        "{error}"
+    );
+
+    // A game from Sanmill: its variant's name, a set-up position as its FEN, annotations and
+    // numeric glyphs; the moves are played from the FEN's position.
+    let sanmill = "[Event \"Sanmill-Game\"]\r\n[Variant \"Nine Men's Morris\"]\r\n\
+        [FEN \"OOO*****/@@@*****/******** w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 30 ids:nodes\"]\r\n\
+        [SetUp \"1\"]\r\n\r\n30. d5-c5! $1 {a comment} d6-d5?! 31. c5-c4 *";
+    import(browser, sanmill);
+    let nine = Variant::by_name("nine").unwrap();
+    let from = ".../.BB/.WW/...WB./.../.../... w 0 0";
+    let (mut pos, mut turn) = Position::parse(&nine, from).unwrap();
+    for mv in ["d5-c5", "d6-d5", "c5-c4"] {
+        pos = play(&pos, Move::parse(nine.board(), mv).unwrap());
+        turn = turn.other();
+    }
+    shown(browser, &pos.to_notation(&nine, turn));
+    let list: Vec<String> = game_list(browser).into_iter().map(|(t, _)| t).collect();
+    assert_eq!(list, ["start", "1. d5-c5", "1\u{2026} d6-d5", "2. c5-c4"]);
+    let hash = hash(browser);
+    assert!(
+        hash.contains(&format!("position={}", from.replace(' ', "+"))),
+        "{hash}"
+    );
+    // A FEN that cannot be a position here is refused, naming why.
+    import(
+        browser,
+        "[Variant \"Nine Men's Morris\"][FEN \"********/@OOOO*@*/**@***** w p r 4 5 3 6 1 0 -1 -1 -1 -1 0 0 4 ids:nodes\"]",
+    );
+    let error = error_shown(browser);
+    assert!(error.contains("a removal still to make"), "{error}");
 
     // With the evaluation hidden, the database's moves in Play say nothing of the value.
     open(browser, &format!("{}/#variant=six", server.url()));
@@ -868,7 +1157,8 @@ fn draws_at_one_size(browser: &Browser, server: &Server) {
     // The rules themselves, on lines made up for them.
     let rule = |line: &str, n: u32| {
         browser.js(&format!(
-            "return drawByRule({line}.map(([position, move]) => ({{position, move}})), {n})"
+            "const d = drawByRule({line}.map(([position, move]) => ({{position, move}})), {n});
+             return d && d.reason"
         ))
     };
     let twice = r#"[["A", null], ["B", "a5-a3"], ["A", "a3-a5"], ["B", "a5-a3"]]"#;
@@ -895,6 +1185,21 @@ fn draws_at_one_size(browser: &Browser, server: &Server) {
         rule(removal, 2).is_null(),
         "a removal starts the count again"
     );
+    // As in Sanmill, placements do not count, and one starts the count again: with N = 5 no
+    // draw comes while placing.
+    let placing = r#"[["A", null], ["B", "a5"], ["C", "b4"], ["D", "c5"], ["E", "e5"], ["F", "a3"], ["G", "c3"]]"#;
+    assert!(rule(placing, 5).is_null());
+    assert!(rule(placing, 1).is_null());
+    let after_placing =
+        r#"[["A", null], ["B", "a5-a3"], ["C", "c5"], ["D", "b4-c4"], ["E", "c4-b4"]]"#;
+    assert!(
+        rule(after_placing, 3).is_null(),
+        "a placement starts the count again"
+    );
+    assert!(rule(after_placing, 2)
+        .as_str()
+        .unwrap()
+        .starts_with("Draw by the 2-move rule: 2 moves"));
 
     // In a game: with N = 1, White's first move without a mill ends it, and the database
     // does not answer.
@@ -942,25 +1247,181 @@ fn draws_at_one_size(browser: &Browser, server: &Server) {
     std::thread::sleep(Duration::from_millis(800));
     let still = browser.js("return document.body.dataset.position");
     assert_eq!(still, after.as_str(), "the database moved after the draw");
-    browser.js("localStorage.removeItem('morris.nMove'); return null");
+    // The status says the game is drawn by the rule, not what perfect play would give, and
+    // the game's text records the draw and the rule's N.
+    let verdict = browser.js("return document.getElementById('verdict').textContent");
+    assert!(
+        verdict
+            .as_str()
+            .unwrap()
+            .starts_with("Drawn by ruleDraw by the 1-move rule"),
+        "{verdict}"
+    );
+    browser.js("document.getElementById('game-text').open = true; document.getElementById('export').click(); return null");
+    let text = browser.js("return document.getElementById('game-text-input').value");
+    let text = text.as_str().unwrap();
+    for line in [
+        "[NMoveRule \"1\"]",
+        "[Result \"1/2-1/2\"]",
+        "[Termination \"1-move rule\"]",
+    ] {
+        assert!(text.contains(line), "{line} not in {text}");
+    }
+    assert!(text.trim_end().ends_with(" 1/2-1/2"), "{text}");
+    browser.js("localStorage.removeItem('morris.nMove'); document.getElementById('game-text-input').value = ''; return null");
 
-    // The Play tab and the side are in the address: reopened, it plays again.
+    // The Play tab, the side and the N-move rule are in the address: reopened, it plays
+    // again under that rule, whatever the user's own choice.
     let hash = browser.js("return location.hash");
     let hash = hash.as_str().unwrap().to_string();
-    assert!(hash.contains("tab=play&side=w"), "{hash}");
+    assert!(hash.contains("nmove=1&tab=play&side=w"), "{hash}");
     open(browser, &format!("{}/{hash}", server.url()));
     shown(browser, &after);
     let tab = browser.js(
         "return [document.getElementById('tab-play').getAttribute('aria-selected'),
-                 document.getElementById('play-panel').hidden]",
+                 document.getElementById('play-panel').hidden, document.getElementById('n-move').value]",
     );
-    assert_eq!(tab, json!(["true", false]), "{hash}");
+    assert_eq!(tab, json!(["true", false, "1"]), "{hash}");
+    let note = wait_for(Duration::from_secs(5), || {
+        let text = browser.js("return document.getElementById('engine').textContent");
+        let text = text.as_str()?.to_string();
+        text.starts_with("Draw by the 1-move rule").then_some(text)
+    });
+    assert!(
+        note.is_some(),
+        "the reopened link is not drawn under its rule"
+    );
+    assert_eq!(
+        browser.js("return localStorage.getItem('morris.nMove')"),
+        Value::Null,
+        "a link's rule is not kept as the user's own"
+    );
+}
+
+#[test]
+fn play_reviews_a_game_without_moving_and_gives_hints() {
+    on_six_at_each_size(
+        "play_reviews_a_game_without_moving_and_gives_hints",
+        "serve-browser-review",
+        review_at_one_size,
+    );
+}
+
+/// The number of moves in the game list (its start not counted).
+fn game_moves(browser: &Browser) -> usize {
+    let n = browser.js("return document.querySelectorAll('#line button').length");
+    n.as_u64().unwrap() as usize - 1
+}
+
+/// Waits until the page shows a position with `moves` moves in the game list, and returns it.
+fn shown_after(browser: &Browser, moves: usize) -> String {
+    wait_for(Duration::from_secs(15), || {
+        let s = browser.js("return [document.body.dataset.ready, document.body.dataset.position, document.querySelectorAll('#line button').length]");
+        (s[0] == "true" && s[2] == moves as u64 + 1).then(|| s[1].as_str().unwrap().to_string())
+    })
+    .unwrap_or_else(|| {
+        panic!(
+            "no position after {moves} moves at width {}: {} {}",
+            browser.width(),
+            game_moves(browser),
+            browser.js("return [document.getElementById('engine').textContent, document.getElementById('error').textContent,
+                        [...document.querySelectorAll('#moves button')].map(b => b.disabled), state.review, state.at, state.line.length]")
+        )
+    })
+}
+
+fn review_at_one_size(browser: &Browser, server: &Server, db: &Path) {
+    open(
+        browser,
+        &format!("{}/#variant=six&tab=play&side=w", server.url()),
+    );
+    shown(browser, SIX[0]);
+    // Two moves each: the user's (a5, then the best), the database's answers.
+    browser.click("[data-point=\"a5\"]");
+    shown_after(browser, 2);
+    browser.js("document.querySelector('#moves li:first-child button').click(); return null");
+    shown_after(browser, 4);
+    let end = browser.js("return document.body.dataset.position");
+    // Stepping back through the game, the database does not move, even where it is to move;
+    // either side may be played there, and the note says why the database waits.
+    click_in_game(browser, "1. a5");
+    shown(browser, SIX[1]);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(game_moves(browser), 4, "the database moved while reviewing");
+    shown(browser, SIX[1]);
+    let note = engine_note(browser);
+    assert!(note.starts_with("Reviewing the game"), "{note}");
+    let enabled = browser
+        .js("return [...document.querySelectorAll('#moves button')].every(b => !b.disabled)");
+    assert_eq!(enabled, true, "Black's moves are offered while reviewing");
+    // At the end of the line the game goes on.
+    browser.click("#last");
+    shown(browser, end.as_str().unwrap());
+    // Review mode: the database never moves; the user plays both sides.
+    browser.click("#review");
+    browser.js("document.querySelector('#moves li:first-child button').click(); return null");
+    shown_after(browser, 5);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(game_moves(browser), 5, "the database moved in review mode");
+    let note = engine_note(browser);
+    assert!(
+        note.starts_with("Reviewing: the database does not move"),
+        "{note}"
+    );
+    // Off again, at the line's end with the database to move: it answers.
+    browser.click("#review");
+    shown_after(browser, 6);
+
+    // With the evaluation hidden, a hint names a best move and draws it, nothing more.
+    browser.click("#hide-eval");
+    let position = browser.js("return document.body.dataset.position");
+    let position = position.as_str().unwrap().to_string();
+    let visible = browser.js("return !document.getElementById('hint').hidden");
+    assert_eq!(visible, true, "no hint with the evaluation hidden");
+    browser.click("#hint");
+    let note = engine_note(browser);
+    let hinted = note
+        .strip_prefix("Hint: ")
+        .and_then(|n| n.strip_suffix(" is a best move."))
+        .unwrap_or_else(|| panic!("{note}"))
+        .to_string();
+    let q = morris(&[
+        "--variant",
+        "six",
+        "query",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+        &position,
+    ]);
+    let q: Value = serde_json::from_slice(&q.stdout).unwrap();
+    let m = q["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == hinted.as_str())
+        .unwrap_or_else(|| panic!("{hinted} is not a move of {position}"));
+    assert_eq!(
+        (&m["value"], &m["depth"]),
+        (&q["value"], &q["depth"]),
+        "{hinted}"
+    );
+    let drawn =
+        browser.js("return document.querySelectorAll('#board .arrow, #board .selected').length");
+    assert!(drawn.as_u64().unwrap() >= 1, "the hint is not drawn");
+    for word in ["win", "draw", "loss", "plies"] {
+        assert!(!note.contains(word), "the hint tells the value: {note}");
+    }
+    browser.click("#hide-eval");
+    let visible = browser.js("return !document.getElementById('hint').hidden");
+    assert_eq!(visible, false, "a hint with the evaluation shown");
+    browser.js("localStorage.removeItem('morris.hideEval'); return null");
 }
 
 /// The buttons of the game list: their text and whether each is the shown move.
 fn game_list(browser: &Browser) -> Vec<(String, bool)> {
     let v = browser.js(
-        "return [...document.querySelectorAll('#line button')].map(b => [b.textContent, b.classList.contains('current')])",
+        "return [...document.querySelectorAll('#line button')].map(b => [b.firstChild.textContent, b.classList.contains('current')])",
     );
     v.as_array()
         .unwrap()
@@ -972,7 +1433,7 @@ fn game_list(browser: &Browser) -> Vec<(String, bool)> {
 /// Clicks the game list's button that reads `text`.
 fn click_in_game(browser: &Browser, text: &str) {
     let found = browser.js(&format!(
-        "const b = [...document.querySelectorAll('#line button')].find(b => b.textContent === {text:?});
+        "const b = [...document.querySelectorAll('#line button')].find(b => b.firstChild.textContent === {text:?});
          if (!b) return false; b.click(); return true"
     ));
     assert_eq!(found, true, "no move {text} in the game list");
@@ -1125,7 +1586,7 @@ fn game_text_at_one_size(browser: &Browser, db: &Path) {
         again
             .as_str()
             .unwrap()
-            .contains("1. a5 b4 (1... c5 2. e5) 2. c5 *"),
+            .contains("1. a5 b4? (1... c5 2. e5) 2. c5? *"),
         "{again}"
     );
     // A game set up from a position says so, and comes back the same.
@@ -1139,7 +1600,7 @@ fn game_text_at_one_size(browser: &Browser, db: &Path) {
     let again = browser.js("return document.getElementById('game-text-input').value");
     let again = again.as_str().unwrap();
     assert!(
-        again.contains(&format!("[Position \"{}\"]", SIX[1])) && again.contains("1... b4 *"),
+        again.contains(&format!("[Position \"{}\"]", SIX[1])) && again.contains("1... b4? *"),
         "{again}"
     );
     // A text that does not hold is refused whole, naming why; the game shown stays.
@@ -1391,7 +1852,10 @@ fn nested_drawn(browser: &Browser, levels: &[[String; 4]], headers: &str) {
     );
     browser.js("document.getElementById('export').click(); return null");
     let again = browser.js("return [document.getElementById('game-text-input').value, errors]");
-    assert_eq!(again, json!([game, []]));
+    // The same game, its moves now annotated from the values the import read (`?`, `?!`):
+    // without the annotations, the same text.
+    let unmarked = again[0].as_str().unwrap().replace(['?', '!'], "");
+    assert_eq!(json!([unmarked, again[1]]), json!([game, []]));
 }
 
 #[test]
@@ -1537,6 +2001,68 @@ fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {
         .collect();
     assert_eq!(sectors.first(), Some(&"6-6-0-0"), "{sectors:?}");
     assert!(sectors.contains(&"3-3-0-0"), "{sectors:?}");
+    // Each sector offers the goals its positions give, with their shares: a value no position
+    // of it has is not offered.
+    let stats = morris(&[
+        "--variant",
+        "six",
+        "stats",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    let stats: Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let mut refused = 0;
+    for sector in &sectors {
+        let goals = browser.js(&format!(
+            "const s = document.getElementById('practice-sector'); s.value = {sector:?};
+             s.dispatchEvent(new Event('change'));
+             return [...document.querySelectorAll('#practice-goal option')].map(o => [o.value, o.disabled, o.textContent])"
+        ));
+        let row = stats["sectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["sector"] == *sector)
+            .unwrap();
+        for goal in goals.as_array().unwrap() {
+            let count = row[goal[0].as_str().unwrap()].as_u64().unwrap();
+            assert_eq!(goal[1], count == 0, "{sector}: {goal} {row}");
+            let text = goal[2].as_str().unwrap();
+            assert!(
+                if count == 0 {
+                    text.ends_with("(none)")
+                } else {
+                    text.ends_with("%)")
+                },
+                "{sector}: {text}"
+            );
+            refused += usize::from(count == 0);
+        }
+    }
+    assert!(refused > 0, "every sector of six holds every value");
+    // Black, a win at least 5 plies from the end: the position has Black to move and the
+    // database's value is that deep.
+    browser.click(".side[data-side=\"b\"]");
+    browser.js(
+        "document.getElementById('practice-sector').value = '4-3-0-0';
+         document.getElementById('practice-sector').dispatchEvent(new Event('change'));
+         document.getElementById('practice-goal').value = 'win';
+         document.getElementById('practice-depth').value = '5';
+         document.getElementById('practice-start').click(); return null",
+    );
+    let deep = wait_for(Duration::from_secs(10), || {
+        let v = browser.js("return [document.body.dataset.ready, document.body.dataset.position, document.querySelectorAll('#line button').length]");
+        let p = v[1].as_str()?.to_string();
+        (v[0] == "true" && v[2] == 1 && p.ends_with(" b 0 0")).then_some(p)
+    })
+    .expect("a practice position with Black to move is shown");
+    let page = shown(browser, &deep);
+    check_against_cli(db, &page, &deep);
+    assert_eq!(page["value"], "win", "{deep}");
+    let depth: u64 = page["depth"].as_str().unwrap().parse().unwrap();
+    assert!(depth >= 5, "{page}");
+    browser.click(".side[data-side=\"w\"]");
     browser.js(
         "document.getElementById('practice-sector').value = '3-4-0-0';
          document.getElementById('practice-goal').value = 'loss';

@@ -95,7 +95,7 @@ pub(super) async fn practice(State(app): State<Arc<App>>, RawQuery(q): RawQuery)
     answer(
         app,
         q,
-        &["variant", "sector", "value", "seed"],
+        &["variant", "sector", "value", "seed", "min_depth", "side"],
         super::practice::practice_work,
     )
     .await

@@ -10,7 +10,7 @@
 //! | `/api/stats?variant=..` | exactly `stats --json` ([`crate::query::wire::StatsJson`]) |
 //! | `/api/explore?variant=..&position=..` | [`crate::query::wire::ExploreJson`]: the query plus each move's parts and resulting position, and what solving a missing sector costs |
 //! | `/api/bestmove?variant=..&position=..[&seed=N][&strength=S]` | [`crate::query::wire::BestMoveJson`]: the move perfect play picks ([`crate::query::choose`]), or a weaker level draws ([`crate::query::sample`]) |
-//! | `/api/practice?variant=..&sector=W-B-WF-BF[&value=V][&seed=N]` | [`crate::query::wire::PracticeJson`]: a random solved position of the sector, with value V if given |
+//! | `/api/practice?variant=..&sector=W-B-WF-BF[&value=V][&min_depth=D][&side=w\|b][&seed=N]` | [`crate::query::wire::PracticeJson`]: a random solved position of the sector, with value V if given, a win or loss at least D plies from the end, the side to move `side` where the hands allow |
 //!
 //! Every API route but `variants` takes the rule switches by name (`flying`, `removal`,
 //! `phases`, `full-board`); `variant` defaults to `nine` as on the command line. Names and

@@ -31,7 +31,12 @@ const state = {
   flipped: false,   // the board turned half round
   addressError: '', // what the address asked for that this folder lacks, until the user moves on
   nMove: 100,       // Play's N-move rule: moves (plies) in a row without a mill's removal
+  review: false,    // Play's review: the database does not move, either side may be played
+  hint: null,       // the move Play's hint shows on the board, until the position changes
 };
+
+// The N-move rule's number unless the user or the address names another.
+const N_MOVE_DEFAULT = 100;
 
 const $ = (id) => document.getElementById(id);
 
@@ -167,6 +172,7 @@ function encodeHash() {
   const shown = state.line[state.at];
   if (!onMainLine(shown)) p.set('at', movesTo(shown).join(','));
   else if (shown.children.length > 0) p.set('ply', String(state.at));
+  if (state.nMove !== N_MOVE_DEFAULT) p.set('nmove', String(state.nMove));
   if (state.tab === 'play') {
     p.set('tab', 'play');
     p.set('side', state.human);
@@ -207,13 +213,31 @@ function fromHash() {
   if (game) return { game, position: p.get('position') || game.variant.start_position, ...shown };
   const instead = ofVariant[0] || first;
   const asked = SWITCHES.filter((s) => p.has(s)).map((s) => `${s} ${p.get(s)}`).join(', ');
+  const rules = {};
+  for (const s of SWITCHES) if (p.has(s)) rules[s] = p.get(s);
   state.addressError = ofVariant.length === 0
     ? `The address asks for the variant "${name}", of which this folder holds no solved sectors `
       + `(it holds: ${[...new Set(state.games.map((g) => g.variant.name))].join(', ')}). `
       + `Showing ${label(instead)} instead.`
     : `The address asks for ${name} under ${asked}, which this folder does not hold (it holds `
       + `${ofVariant.map(label).join('; ')}). Showing ${label(instead)} instead.`;
+  addCost({ variant: name, ...rules }, state.addressError);
   return { game: instead, position: instead.variant.start_position, moves: [], ply: null, at: null };
+}
+
+// Adds to the address's error what solving the game it asks for would cost, when the server
+// knows that game (a variant and rules it can solve) and the error still stands.
+async function addCost(game, error) {
+  let data;
+  try {
+    data = await api('explore', { ...game, position: 'start' });
+  } catch (e) {
+    return; // a variant or rules the server does not know: the error says so already
+  }
+  // Only while the error it explains is shown.
+  if (!data.solve_cost || state.addressError !== error) return;
+  state.addressError = `${error}${costWords(data.solve_cost)}`;
+  showError('');
 }
 
 // Opens the game an address names: its start, then its moves and their variations played one by
@@ -284,7 +308,8 @@ async function growTree(game, from, sequence, stale) {
 // The game (variant and rule set) a game text's headers name: its variant (else the shown
 // one's) under the rule switches it names, the default rule set for those it does not.
 function gameOfHeaders(headers) {
-  const name = headers.variant || state.game.variant.name;
+  const given = headers.variant;
+  const name = (given && SANMILL_VARIANTS[given.toLowerCase()]) || given || state.game.variant.name;
   const ofVariant = state.games.filter((g) => g.variant.name === name);
   if (ofVariant.length === 0) {
     throw new Error(`this folder holds no solved sectors of the variant "${name}" (it holds: `
@@ -307,10 +332,15 @@ async function importGame(text) {
   const id = ++state.imports;
   let game;
   let root;
+  let parsed;
   try {
-    const parsed = parseGameText(text);
+    parsed = parseGameText(text);
     game = gameOfHeaders(parsed.headers);
-    const start = await api('explore', { ...gameParams(game), position: parsed.headers.position || game.variant.start_position });
+    // Where the game starts: this page's `Position`, else Sanmill's `FEN`, else the start.
+    const fen = parsed.headers.fen;
+    const position = parsed.headers.position
+      || (fen ? sanmillPosition(fen, game.variant.board) : game.variant.start_position);
+    const start = await api('explore', { ...gameParams(game), position });
     root = treeNode(start.position, null, null);
     await growTree(game, root, parsed.moves, () => id !== state.imports);
   } catch (e) {
@@ -319,6 +349,8 @@ async function importGame(text) {
   }
   if (id !== state.imports) return;
   state.addressError = '';
+  const n = nMoveOf(parsed.headers.nmoverule);
+  if (n !== null) setNMove(n);
   state.game = game;
   $('game').value = String(state.games.indexOf(game));
   state.root = root;
@@ -326,10 +358,29 @@ async function importGame(text) {
   visit(main[main.length - 1]);
 }
 
-// The shown game as text, in the import box.
+// The shown game as text, in the import box: a main line that ends in a draw by rule has that
+// result, and an N-move rule other than the default is named.
 function exportGame() {
   const switches = SWITCHES.map((s) => [s, state.game.ruleSet.rules[s]]);
-  $('game-text-input').value = gameText(state.root, state.game.variant, switches);
+  const main = lineThrough(state.root);
+  const draw = main[main.length - 1].over ? null : drawByRule(main, state.nMove);
+  const extra = state.nMove === N_MOVE_DEFAULT ? [] : [['NMoveRule', String(state.nMove)]];
+  $('game-text-input').value = gameText(state.root, state.game.variant, switches, extra,
+    draw ? draw.termination : null, (n) => annotation(n) || '');
+}
+
+// An N-move rule's number from text (a link or a game's header), or null when it is not one.
+function nMoveOf(text) {
+  if (text === null || text === undefined || !/^\d+$/.test(String(text).trim())) return null;
+  const n = Number(text);
+  return n >= 1 && n <= 1000 ? n : null;
+}
+
+// Sets the N-move rule for this game (from a link or a game text), without keeping it as the
+// user's own choice.
+function setNMove(n) {
+  state.nMove = n;
+  $('n-move').value = String(n);
 }
 
 // ---------------------------------------------------------------- loading positions
@@ -364,6 +415,8 @@ async function show() {
   state.selected = null;
   state.pending = null;
   state.hover = null;
+  state.hint = null;
+  if (state.engineNote.startsWith('Hint:')) state.engineNote = '';
   updateHash();
   render();
   document.body.dataset.position = data.position;
@@ -409,17 +462,28 @@ function visit(n) {
 // ---------------------------------------------------------------- the game against the database
 
 // Play's draw rules (data/rules.md): the game is drawn when the position (board, hands and side
-// to move) occurs a third time in the line, or after `n` moves in a row, by either side, without
-// a removal. Placements cannot repeat a position (a hand shrinks each time), so both rules bite
-// in the moving phase. `line` is [{position, move}] up to the shown position. Returns the reason
-// in words, or null.
+// to move) occurs a third time in the line, or after `n` moves in a row, by either side, that
+// slide or fly a piece without a removal. As in Sanmill, placements are not counted: like a
+// removal, a placement cannot be undone (a hand shrinks), so it starts the count again, and
+// neither rule bites before the moving phase. `line` is [{position, move}] up to the shown
+// position. Returns {reason (in words), termination (for the game text)}, or null.
 function drawByRule(line, n) {
   const now = line[line.length - 1].position;
   const seen = line.filter((e) => e.position === now).length;
-  if (seen >= 3) return `Draw by threefold repetition: this position has occurred ${seen} times.`;
+  if (seen >= 3) {
+    return {
+      reason: `Draw by threefold repetition: this position has occurred ${seen} times.`,
+      termination: 'threefold repetition',
+    };
+  }
   let quiet = 0;
-  for (let i = line.length - 1; i > 0 && !line[i].move.includes('x'); i--) quiet += 1;
-  if (quiet >= n) return `Draw by the ${n}-move rule: ${quiet} moves in a row without a mill.`;
+  for (let i = line.length - 1; i > 0 && line[i].move.includes('-') && !line[i].move.includes('x'); i--) quiet += 1;
+  if (quiet >= n) {
+    return {
+      reason: `Draw by the ${n}-move rule: ${quiet} moves in a row without a mill.`,
+      termination: `${n}-move rule`,
+    };
+  }
   return null;
 }
 
@@ -429,20 +493,36 @@ function playDraw() {
   return drawByRule(state.line.slice(0, state.at + 1), state.nMove);
 }
 
+// Whether Play is reviewing the game rather than playing it: the review switch is on, or the
+// shown position is not the end of its line (the user stepped back through the game). The
+// database moves only at a line's end, so that clicking through a game never changes it.
+function reviewing() {
+  const shown = state.line[state.at];
+  return state.review || (shown !== undefined && shown.children.length > 0);
+}
+
 function humanToMove() {
   if (playDraw()) return false; // the game is over
-  return state.tab !== 'play' || !state.data || state.data.turn === state.human;
+  if (state.tab !== 'play' || !state.data || reviewing()) return true;
+  return state.data.turn === state.human;
 }
 
 function engineTurn() {
   const d = state.data;
   const draw = playDraw();
   if (draw) {
-    state.engineNote = `${draw} The game is over.`;
+    state.engineNote = `${draw.reason} The game is over.`;
     renderPlayPanel();
+    renderStatus();
     return;
   }
   if (state.engineNote.startsWith('Draw by')) { // stepped back from a drawn end
+    state.engineNote = '';
+    renderPlayPanel();
+  }
+  // Reviewing, the last move's note is not about the position shown: the resting note says
+  // why the database waits.
+  if (state.tab === 'play' && reviewing() && state.engineNote && !state.engineNote.startsWith('Hint:')) {
     state.engineNote = '';
     renderPlayPanel();
   }
@@ -499,15 +579,53 @@ async function fillPractice() {
     .sort((x, y) => y[0] + y[1] - x[0] - x[1] || y[0] - x[0]);
   select.replaceChildren(...moving.map(([w, b]) => el('option', { value: `${w}-${b}-0-0` }, `${w} against ${b}`)));
   select.dataset.game = label(game);
+  practiceCounts.clear();
+  for (const x of stats.sectors) practiceCounts.set(x.sector, x);
+  practiceGoals();
+}
+
+// The sectors' counts of each value, for the goals practice offers.
+const practiceCounts = new Map();
+const GOAL_WORDS = { win: 'win a won position', draw: 'hold a draw', loss: 'defend a lost position' };
+
+// A share in words, to two significant digits: "62%", "0.31%", "0.0042%".
+function share(part, whole) {
+  const p = (100 * part) / whole;
+  if (p >= 10) return `${Math.round(p)}%`;
+  return `${Number(p.toPrecision(2))}%`;
+}
+
+// The goals for the chosen sector: each with its share of the sector's positions, a goal that
+// no position of it gives not offered (the choice moves to one that is).
+function practiceGoals() {
+  const row = practiceCounts.get($('practice-sector').value);
+  const goal = $('practice-goal');
+  for (const option of goal.options) {
+    const count = row ? row[option.value] : 0;
+    option.disabled = !row || count === 0;
+    option.textContent = row
+      ? `${GOAL_WORDS[option.value]} (${count === 0 ? 'none' : share(count, row.positions)})`
+      : GOAL_WORDS[option.value];
+  }
+  if (goal.selectedOptions[0]?.disabled) {
+    const open = [...goal.options].find((o) => !o.disabled);
+    if (open) goal.value = open.value;
+  }
+  $('practice-start').disabled = !row || [...goal.options].every((o) => o.disabled);
 }
 
 async function startPractice() {
   const sector = $('practice-sector').value;
   if (!sector) return;
   const seed = String(Math.floor(Math.random() * 2 ** 32));
+  const value = $('practice-goal').value;
+  const depth = Math.round(Number($('practice-depth').value));
+  const params = { ...gameParams(), sector, value, side: state.human, seed };
+  // A draw has no depth; a win or a loss at least this far from the end.
+  if (value !== 'draw' && depth > 1) params.min_depth = String(Math.min(depth, 999));
   let found;
   try {
-    found = await api('practice', { ...gameParams(), sector, value: $('practice-goal').value, seed });
+    found = await api('practice', params);
   } catch (e) {
     showError(`No practice position: ${e.message}`);
     return;
@@ -636,8 +754,9 @@ function renderBoard() {
     root.append(svg('circle', { class: 'selected', cx: s.x, cy: s.y, r: 46 }));
   }
   drawMarks(root, g, marks, on);
-  // The move under the pointer in the list.
-  if (state.hover && !state.pending) drawMove(root, g, state.hover);
+  // The move under the pointer in the list, else Play's hint.
+  const shownMove = state.hover || state.hint;
+  if (shownMove && !state.pending) drawMove(root, g, shownMove);
   drawHits(root, g, board, on, marks, moves);
 }
 
@@ -762,35 +881,60 @@ function drawMarks(root, g, marks, on) {
         root.append(svg('text', { class: `depth ${cls}${label.length > 3 ? ' long' : ''}`, x, y }, label));
       }
     } else {
-      root.append(svg('circle', { class: `ring ${cls}`, cx: x, cy: y, r: 44 }));
-      if (kind === 'removal' && !state.hideEval && best.depth !== null) {
-        root.append(svg('text', { class: `depth on-${on[point] || 'w'}`, x, y }, markLabel(best)));
+      const ring = svg('circle', { class: `ring ${cls}`, cx: x, cy: y, r: 44 });
+      ring.append(svg('title', {}, title));
+      root.append(ring);
+      if (state.hideEval) continue;
+      // The value in words as well as in colour: on the piece to remove, and in a badge at the
+      // corner of a piece that moves (its best move's value).
+      const label = markLabel(best);
+      if (kind === 'removal') {
+        root.append(svg('text', { class: `depth on-${on[point] || 'w'}`, x, y, 'data-mark': point }, label));
+      } else {
+        root.append(svg('circle', { class: `badge ${cls}`, cx: x + 34, cy: y - 34, r: 19 }));
+        root.append(svg('text', {
+          class: `badge-text${label.length > 3 ? ' long' : ''}`, x: x + 34, y: y - 34, 'data-mark': point,
+        }, label));
       }
     }
   }
 }
 
-// Click targets on top of everything; each point also takes keyboard focus (Tab, then Enter or
-// Space to play it) and has an accessible name: "d7, empty, placing wins in 21".
+// Click targets on top of everything. The board is one Tab stop: the point that last had the
+// focus (else the first playable one) takes it, the arrow keys move it to the nearest point
+// that way on the screen, and Enter or Space plays it. Each point has an accessible name:
+// "d7, empty, placing wins in 21".
 function drawHits(root, g, board, on, marks, moves) {
+  const playable = (name) => marks.has(name) || (moves.length > 0 && moves.some((m) => m.from === name));
+  const stop = board.points.some((p) => p.name === state.focus) ? state.focus
+    : (board.points.find((p) => playable(p.name)) || board.points[0]).name;
   for (const p of board.points) {
-    const playable = marks.has(p.name) || (moves.length > 0 && moves.some((m) => m.from === p.name));
     const hit = svg('circle', {
-      class: playable ? 'hit' : 'hit idle',
+      class: playable(p.name) ? 'hit' : 'hit idle',
       cx: g.at[p.name].x, cy: g.at[p.name].y, r: 48,
       'data-point': p.name,
-      tabindex: '0',
+      tabindex: p.name === stop ? '0' : '-1',
       role: 'button',
       'aria-label': pointName(p.name, on[p.name], marks.get(p.name)),
     });
     hit.append(svg('title', {}, p.name));
     hit.addEventListener('click', () => onPoint(p.name));
     hit.addEventListener('keydown', (e) => {
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+      if (step) {
+        // The board's own keys: they neither scroll the page nor walk the game.
+        e.preventDefault();
+        e.stopPropagation();
+        const next = nearestPoint(g, board, p.name, step);
+        if (next) focusPoint(root, next);
+        return;
+      }
       if (e.key !== 'Enter' && e.key !== ' ') return;
       e.preventDefault();
       onPoint(p.name);
     });
-    hit.addEventListener('focus', () => { state.focus = p.name; });
+    // A point focused by a click or by a script becomes the board's Tab stop as well.
+    hit.addEventListener('focus', () => setStop(root, p.name));
     root.append(hit);
   }
   // A point that had the focus keeps it when the board is drawn again (after a move).
@@ -798,6 +942,40 @@ function drawHits(root, g, board, on, marks, moves) {
     const again = root.querySelector(`[data-point="${state.focus}"]`);
     if (again) again.focus();
   }
+}
+
+// The point nearest to `from` in the screen direction `step` ([dx, dy] of -1, 0 or 1), or
+// null at the board's edge: the nearest along that direction, a point off the line through
+// `from` counting its sideways distance twice.
+function nearestPoint(g, board, from, [dx, dy]) {
+  const a = g.at[from];
+  let best = null;
+  let bestCost = Infinity;
+  for (const p of board.points) {
+    const b = g.at[p.name];
+    const along = (b.x - a.x) * dx + (b.y - a.y) * dy;
+    if (along <= 0) continue;
+    const cost = along + 2 * Math.abs((b.x - a.x) * dy - (b.y - a.y) * dx);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = p.name;
+    }
+  }
+  return best;
+}
+
+// Makes point `name` the board's one Tab stop.
+function setStop(root, name) {
+  for (const h of root.querySelectorAll('[data-point]')) {
+    h.setAttribute('tabindex', h.dataset.point === name ? '0' : '-1');
+  }
+  state.focus = name;
+}
+
+// Moves the board's Tab stop to point `name` and focuses it.
+function focusPoint(root, name) {
+  setStop(root, name);
+  root.querySelector(`[data-point="${name}"]`).focus();
 }
 
 // A point's accessible name: its name, what stands on it, and what playing it gives.
@@ -865,7 +1043,13 @@ function renderStatus() {
   verdict.dataset.value = d.value === null ? 'unknown' : d.value;
   verdict.dataset.depth = d.depth === null ? '' : String(d.depth);
   verdict.replaceChildren();
-  if (state.hideEval && d.moves.length > 0) {
+  const draw = playDraw();
+  if (draw) {
+    // The game is over by a draw rule, whatever perfect play would give from here.
+    verdict.dataset.value = 'draw';
+    verdict.dataset.depth = '';
+    verdict.append('Drawn by rule', el('span', { class: 'sub' }, draw.reason));
+  } else if (state.hideEval && d.moves.length > 0) {
     verdict.append('Evaluation hidden');
   } else {
     const w = verdictWords(d);
@@ -924,13 +1108,43 @@ function remember(entry, data) {
 // 'blunder' when it changed the result, 'inaccurate' when it kept it at another depth than the
 // best (a slower win, a quicker loss), 'best', or null when a value is unknown.
 function moveQuality(line, i) {
-  const before = line[i - 1];
-  const after = line[i];
-  if (!before || !after || before.value == null || after.value == null || before.value === undefined) return null;
-  const kept = { win: 'loss', draw: 'draw', loss: 'win' }[before.value];
-  if (after.value !== kept) return 'blunder';
-  if (before.value === 'draw') return 'best';
-  return after.depth === before.depth - 1 ? 'best' : 'inaccurate';
+  const mark = annotation(line[i]);
+  if (mark === null) return null;
+  return mark === '??' || mark === '?' ? 'blunder' : mark === '?!' ? 'inaccurate' : 'best';
+}
+
+// The results in order, from the mover's side.
+const RESULT_RANK = { loss: 0, draw: 1, win: 2 };
+
+// A move's annotation from the values before and after it, for the mover: '??' when it threw
+// away two steps of result (a win into a loss), '?' one (a win into a draw, a draw into a
+// loss), '?!' when it kept the result at another depth than the best (a slower win, a quicker
+// loss), '' for a best move, and null when a value is not known.
+function annotation(n) {
+  const before = n.parent;
+  if (!before || before.value == null || n.value == null) return null;
+  // The value after the move is the opponent's: turn it round.
+  const got = { win: 'loss', draw: 'draw', loss: 'win' }[n.value];
+  const lost = RESULT_RANK[before.value] - RESULT_RANK[got];
+  if (lost >= 2) return '??';
+  if (lost === 1) return '?';
+  if (before.value === 'draw' || lost < 0) return '';
+  return n.depth === before.depth - 1 ? '' : '?!';
+}
+
+// The review of the shown line: each side's errors, and the first move that changed the
+// result. Null while a value of the line is not known.
+function review(line) {
+  const count = { w: { '??': 0, '?': 0, '?!': 0 }, b: { '??': 0, '?': 0, '?!': 0 } };
+  let first = null;
+  for (let i = 1; i < line.length; i++) {
+    const mark = annotation(line[i]);
+    if (mark === null) return null;
+    if (!mark) continue;
+    count[line[i - 1].turn][mark] += 1;
+    if (first === null && mark !== '?!') first = i;
+  }
+  return { count, first };
 }
 
 // White's outlook at a line entry: +1 (White wins at once) to -1 (Black wins at once), 0 a
@@ -987,6 +1201,35 @@ function renderChart() {
   });
 }
 
+// The shown line's review under the chart: each side's errors by kind, and the first move
+// that changed the result, named.
+function renderReview() {
+  const box = $('review-summary');
+  const r = state.line.length > 1 && !state.hideEval ? review(state.line) : null;
+  box.hidden = r === null;
+  if (r === null) {
+    box.textContent = '';
+    return;
+  }
+  const side = (c) => {
+    const parts = ['??', '?', '?!'].filter((k) => r.count[c][k] > 0).map((k) => `${r.count[c][k]} ${k}`);
+    return `${COLOR[c]} ${parts.length ? parts.join(', ') : 'no error'}`;
+  };
+  let text = `Review: ${side('w')}; ${side('b')}.`;
+  if (r.first !== null) {
+    const n = state.line[r.first];
+    const before = state.line[r.first - 1];
+    const got = { win: 'loss', draw: 'draw', loss: 'win' }[n.value];
+    const blackFirst = state.root.position.split(' ')[1] === 'b';
+    text += ` The first decisive error: ${moveLabel(n, blackFirst)} by ${COLOR[before.turn]}`
+      + ` (a ${before.value} became a ${got}).`;
+  } else {
+    text += ' No move changed the result.';
+  }
+  box.textContent = text;
+  box.dataset.first = r.first === null ? '' : String(r.first);
+}
+
 // The game with its variations: the main line, each variation indented after the move it
 // replaces; every move numbered by pairs, as players count them (1. White's, 1… Black's, from
 // whoever moved first). The shown line's moves carry their ply.
@@ -1018,10 +1261,10 @@ function lineItems(list, from, blackFirst) {
   // variations deeper still are listed.
   walkLines(from, {
     line: () => ({ list, depth: 1, deepest: MAX_NESTING === 1 ? list : null }),
-    main: (m, line) => line.list.append(lineItem(m, moveLabel(m, blackFirst))),
+    main: (m, line) => line.list.append(lineItem(m, moveLabel(m, blackFirst), shownMark(m))),
     open: (a, line) => {
       const sub = el('ol', { class: 'variation' });
-      sub.append(lineItem(a, moveLabel(a, blackFirst)));
+      sub.append(lineItem(a, moveLabel(a, blackFirst), shownMark(a)));
       const item = el('li', { class: 'variation' });
       item.append(sub);
       (line.depth < MAX_NESTING ? line.list : line.deepest).append(item);
@@ -1037,15 +1280,22 @@ function moveLabel(n, blackFirst) {
   return `${k.number}${k.white ? '.' : '\u2026'} ${n.move}`;
 }
 
-// A move of the tree as a button that shows it.
-function lineItem(n, label) {
+// A move's annotation as the page shows it: none while the evaluation is hidden.
+function shownMark(n) {
+  return state.hideEval ? '' : annotation(n) || '';
+}
+
+// A move of the tree as a button that shows it, its annotation (`mark`) after its name.
+function lineItem(n, label, mark = '') {
   const onLine = state.line[n.ply] === n;
   const b = el('button', {
     type: 'button',
     'data-ply': onLine ? String(n.ply) : null,
+    'data-mark': mark || null,
     class: n === state.line[state.at] ? 'current' : onLine ? null : 'off',
     'aria-current': n === state.line[state.at] ? 'step' : null,
   }, label);
+  if (mark) b.append(el('span', { class: `mark ${mark === '?!' ? 'inaccurate' : 'blunder'}` }, mark));
   // On the shown line, a click walks it (keeping the variation shown); elsewhere it shows the
   // line through that move.
   b.addEventListener('click', () => (onLine ? go(n.ply) : visit(n)));
@@ -1059,6 +1309,11 @@ function lineItem(n, label) {
 function restingNote() {
   const d = state.data;
   if (d && d.value === null) return unsolvedNote(d);
+  if (state.review) return 'Reviewing: the database does not move; play either side, or step through the game.';
+  if (d && reviewing()) {
+    return 'Reviewing the game: the database moves again at the end of the line, or when you '
+      + 'play a move here.';
+  }
   const how = {
     perfect: 'perfectly',
     strong: 'at strong strength: now and then it picks a weaker solved move',
@@ -1080,6 +1335,11 @@ function renderPlayPanel() {
     b.setAttribute('aria-pressed', String(b.dataset.side === state.human));
   }
   $('engine').textContent = state.engineNote || restingNote();
+  $('review').checked = state.review;
+  // With the evaluation hidden, a hint names a best move when the user is to move.
+  const d = state.data;
+  $('hint').hidden = !(state.tab === 'play' && state.hideEval && d && d.value !== null
+    && d.moves.length > 0 && humanToMove());
   // An unsolved position is no dead end: Explore shows whatever of it is solved.
   $('explore-here').hidden = !(state.tab === 'play' && state.data && state.data.value === null);
 }
@@ -1094,6 +1354,7 @@ function render() {
   renderMoves();
   renderLine();
   renderChart();
+  renderReview();
   renderPlayPanel();
   const input = $('position-input');
   if (document.activeElement !== input) input.value = state.line[state.at].position;
@@ -1101,14 +1362,64 @@ function render() {
 
 // ---------------------------------------------------------------- statistics
 
+// The statistics tab's sectors: sorted and filtered in the page, the chart showing the first
+// CHART_ROWS of them (a whole game's 318 bars would be a page 8,000 px tall), the table and the
+// CSV all of them.
+const CHART_ROWS = 40;
+const statsView = { stats: null, game: null, sort: 'sector', descending: false };
+
+// The stats columns, in `stats --json`'s order, for the table and the CSV.
+const STATS_COLUMNS = ['sector', 'positions', 'win', 'draw', 'loss', 'max_depth'];
+const CSV_COLUMNS = ['sector', 'positions', 'win', 'loss', 'draw', 'raw_positions', 'raw_win', 'raw_loss', 'raw_draw', 'max_depth'];
+
+// A sector's sort key for `key`: its counts ("W-B-WF-BF": pieces in all, then each count),
+// or a number.
+function statsKey(s, key) {
+  if (key === 'sector') {
+    const n = s.sector.split('-').map(Number);
+    return [n.reduce((t, x) => t + x, 0), ...n];
+  }
+  if (key === 'win' || key === 'draw' || key === 'loss') return [s.positions ? s[key] / s.positions : 0];
+  return [s[key]];
+}
+
+// The sectors the tab's filter, phase and order select.
+function statsRows() {
+  const stats = statsView.stats;
+  if (!stats) return [];
+  const text = $('stats-filter').value.trim();
+  const phase = $('stats-phase').value;
+  const rows = stats.sectors.filter((s) => {
+    const [, , wh, bh] = s.sector.split('-').map(Number);
+    if (phase === 'moving' && (wh > 0 || bh > 0)) return false;
+    if (phase === 'placement' && wh === 0 && bh === 0) return false;
+    return !text || s.sector.includes(text);
+  });
+  const sign = statsView.descending ? -1 : 1;
+  const compare = (x, y) => {
+    const a = statsKey(x, statsView.sort);
+    const b = statsKey(y, statsView.sort);
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return sign * (a[i] - b[i]);
+    return 0;
+  };
+  return rows.sort(compare);
+}
+
+// The selected sectors as CSV: a header, then a row per sector, every count of `stats --json`.
+function statsCsv() {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const s of statsRows()) lines.push(CSV_COLUMNS.map((c) => s[c]).join(','));
+  return `${lines.join('\n')}\n`;
+}
+
 async function renderStats() {
   const game = state.game;
   $('stats-game').textContent = $('game').selectedOptions[0]?.textContent || game.variant.name;
-  const chart = $('stats-chart');
-  const table = $('stats-table');
-  chart.replaceChildren();
-  table.replaceChildren();
+  $('stats-chart').replaceChildren();
+  $('stats-table').replaceChildren();
+  $('stats-shown').textContent = '';
   $('stats-summary').textContent = 'Loading…';
+  statsView.stats = null;
   let stats;
   try {
     stats = await api('stats', gameParams(game));
@@ -1117,6 +1428,8 @@ async function renderStats() {
     return;
   }
   if (state.game !== game) return;
+  statsView.stats = stats;
+  statsView.game = game;
   const total = stats.sectors.reduce((t, s) => t + s.positions, 0);
   const deepest = stats.sectors.reduce((t, s) => Math.max(t, s.max_depth), 0);
   const start = stats.start === null ? 'not solved'
@@ -1124,16 +1437,34 @@ async function renderStats() {
       : `${stats.start.value === 'win' ? 'White' : 'Black'} wins in ${plies(stats.start.depth)}`;
   $('stats-summary').textContent = `${stats.sectors.length} sectors solved, ${total.toLocaleString('en')} positions; `
     + `the deepest value is ${plies(deepest)}; the start position is ${start}.`;
+  renderStatsRows();
+}
+
+// The chart and the table of the selected sectors.
+function renderStatsRows() {
+  const chart = $('stats-chart');
+  const table = $('stats-table');
+  chart.replaceChildren();
+  table.replaceChildren();
+  if (!statsView.stats) return;
+  const rows = statsRows();
+  const charted = rows.slice(0, CHART_ROWS);
+  $('stats-shown').textContent = rows.length === 0 ? 'No sector matches.'
+    : `${rows.length} of ${statsView.stats.sectors.length} sectors`
+      + (rows.length > CHART_ROWS ? `; the chart shows the first ${CHART_ROWS}, the table all.` : '.');
+  $('stats-order').setAttribute('aria-pressed', String(statsView.descending));
+  $('stats-sort').value = statsView.sort;
 
   // One stacked bar per sector: win, draw and loss shares.
   // As wide in units as on screen, so that its 12px text stays 12px on a phone.
   const rowH = 18;
   const labelW = 86;
   const shown = Math.round(chart.getBoundingClientRect().width) || 716;
-  const barW = Math.max(120, Math.min(560, shown - labelW - 70));
+  const barW = Math.max(120, shown - labelW - 70);
   const width = labelW + barW + 70;
-  chart.setAttribute('viewBox', `0 0 ${width} ${stats.sectors.length * rowH + 20}`);
-  stats.sectors.forEach((s, i) => {
+  chart.toggleAttribute('hidden', charted.length === 0);
+  chart.setAttribute('viewBox', `0 0 ${width} ${charted.length * rowH + 20}`);
+  charted.forEach((s, i) => {
     const y = 10 + i * rowH;
     chart.append(svg('text', { x: 0, y: y + 12 }, s.sector));
     let x = labelW;
@@ -1149,16 +1480,57 @@ async function renderStats() {
     chart.append(svg('text', { x: labelW + barW + 6, y: y + 12 }, `≤${s.max_depth}`));
   });
 
+  // The table: every selected sector; a click on a column's name sorts by it (again: the
+  // other way round).
   const head = el('tr');
-  for (const h of ['sector', 'positions', 'win', 'draw', 'loss', 'max depth']) head.append(el('th', {}, h));
+  const names = { sector: 'sector', positions: 'positions', win: 'win', draw: 'draw', loss: 'loss', max_depth: 'max depth' };
+  for (const c of STATS_COLUMNS) {
+    const th = el('th', {
+      'aria-sort': statsView.sort === c ? (statsView.descending ? 'descending' : 'ascending') : null,
+    });
+    const b = el('button', { type: 'button', class: 'sort', 'data-sort': c }, names[c]);
+    b.addEventListener('click', () => {
+      statsView.descending = statsView.sort === c ? !statsView.descending : c !== 'sector';
+      statsView.sort = c;
+      renderStatsRows();
+    });
+    th.append(b);
+    head.append(th);
+  }
   table.append(head);
-  for (const s of stats.sectors) {
-    const row = el('tr');
-    for (const v of [s.sector, s.positions, s.win, s.draw, s.loss, s.max_depth]) {
+  for (const s of rows) {
+    const row = el('tr', { 'data-sector': s.sector });
+    for (const c of STATS_COLUMNS) {
+      const v = s[c];
       row.append(el('td', {}, typeof v === 'number' ? v.toLocaleString('en') : v));
     }
     table.append(row);
   }
+}
+
+// Saves the selected sectors as a CSV file.
+function downloadStatsCsv() {
+  if (!statsView.stats) return;
+  const blob = new Blob([statsCsv()], { type: 'text/csv' });
+  const a = el('a', { href: URL.createObjectURL(blob), download: `${label(statsView.game).replace(/[^A-Za-z0-9.-]+/g, '-')}-sectors.csv` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function listenStats() {
+  $('stats-filter').addEventListener('input', renderStatsRows);
+  $('stats-phase').addEventListener('change', renderStatsRows);
+  $('stats-sort').addEventListener('change', (e) => {
+    statsView.sort = e.target.value;
+    renderStatsRows();
+  });
+  $('stats-order').addEventListener('click', () => {
+    statsView.descending = !statsView.descending;
+    renderStatsRows();
+  });
+  $('stats-csv').addEventListener('click', downloadStatsCsv);
 }
 
 // ---------------------------------------------------------------- wiring
@@ -1215,14 +1587,14 @@ function listenPlay() {
       if (state.data) { updateHash(); render(); engineTurn(); }
     });
   }
-  state.nMove = Number(localStorage.getItem('morris.nMove')) || 100;
+  state.nMove = nMoveOf(localStorage.getItem('morris.nMove')) || N_MOVE_DEFAULT;
   $('n-move').value = String(state.nMove);
   $('n-move').addEventListener('change', (e) => {
     const n = Math.round(Number(e.target.value));
-    state.nMove = n >= 1 && n <= 1000 ? n : 100;
+    state.nMove = n >= 1 && n <= 1000 ? n : N_MOVE_DEFAULT;
     e.target.value = String(state.nMove);
     localStorage.setItem('morris.nMove', String(state.nMove));
-    if (state.data) { state.engineNote = ''; render(); engineTurn(); }
+    if (state.data) { state.engineNote = ''; updateHash(); render(); engineTurn(); }
   });
   $('new-game').addEventListener('click', () => {
     state.engineNote = '';
@@ -1239,6 +1611,21 @@ function listenPlay() {
     if (state.data) updateHash();
   });
   $('practice').addEventListener('toggle', () => { if ($('practice').open) fillPractice(); });
+  $('practice-sector').addEventListener('change', practiceGoals);
+  $('review').addEventListener('change', (e) => {
+    state.review = e.target.checked;
+    state.engineNote = '';
+    if (state.data) { render(); engineTurn(); }
+  });
+  $('hint').addEventListener('click', () => {
+    const d = state.data;
+    if (!d || d.moves.length === 0 || d.value === null) return;
+    // The list comes best first: the first is a best move.
+    state.hint = d.moves[0];
+    state.engineNote = `Hint: ${d.moves[0].move} is a best move.`;
+    renderPlayPanel();
+    renderBoard();
+  });
   $('practice-start').addEventListener('click', startPractice);
 }
 
@@ -1292,6 +1679,7 @@ function listen() {
   listenPlay();
   listenGame();
   listenEditor();
+  listenStats();
   $('flip').addEventListener('click', () => {
     state.flipped = !state.flipped;
     $('flip').setAttribute('aria-pressed', String(state.flipped));
@@ -1365,9 +1753,12 @@ async function init() {
   openLine(line);
 }
 
-// The tab (and Play's side) an address names: `tab=play&side=b`, `tab=stats`.
+// The tab (and Play's side, strength and N-move rule) an address names: `tab=play&side=b`,
+// `tab=stats`, `nmove=50`.
 function tabFromHash() {
   const p = new URLSearchParams(location.hash.slice(1));
+  const n = nMoveOf(p.get('nmove'));
+  if (n !== null) setNMove(n);
   const tab = ['explore', 'play', 'edit', 'stats'].includes(p.get('tab')) ? p.get('tab') : 'explore';
   if (p.get('side') === 'w' || p.get('side') === 'b') state.human = p.get('side');
   if (STRENGTHS.includes(p.get('strength'))) setStrength(p.get('strength'));

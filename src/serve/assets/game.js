@@ -169,10 +169,11 @@ function moveNumber(n, blackFirst) {
   return { number: Math.floor(half / 2) + 1, white: half % 2 === 0 };
 }
 
-// The movetext of the continuations of `n`: `1. a5 b4 2. c5 (2. d4 e5) 2... d4`. A line's
-// state says whether its next Black move may go without its number (it needs it after a
-// variation or at the start).
-function movetext(n, blackFirst) {
+// The movetext of the continuations of `n`: `1. a5 b4 2. c5 (2. d4 e5) 2... d4`, each move
+// followed by `mark(node)` (an annotation such as `?`, or nothing). A line's state says
+// whether its next Black move may go without its number (it needs it after a variation or at
+// the start).
+function movetext(n, blackFirst, mark = () => '') {
   const out = [];
   walkLines(n, {
     line: () => ({ started: false, numbered: false }),
@@ -181,14 +182,14 @@ function movetext(n, blackFirst) {
       if (line.started) out.push(' ');
       if (k.white) out.push(`${k.number}. `);
       else if (!line.numbered) out.push(`${k.number}... `);
-      out.push(m.move);
+      out.push(m.move + mark(m));
       line.started = true;
       line.numbered = true;
     },
     open: (a, line) => {
       line.numbered = false;
       const k = moveNumber(a, blackFirst);
-      out.push(` (${k.number}${k.white ? '.' : '...'} ${a.move}`);
+      out.push(` (${k.number}${k.white ? '.' : '...'} ${a.move}${mark(a)}`);
       return { started: true, numbered: false };
     },
     close: () => out.push(')'),
@@ -206,8 +207,10 @@ function resultOf(end) {
 
 // The whole game as text: headers naming the variant, its rule switches and (when it is not
 // the variant's start) the position the game starts from, then the movetext with its
-// variations. `switches` is [[name, value]] of the rule set.
-function gameText(root, variant, switches) {
+// variations. `switches` is [[name, value]] of the rule set; `extra` more [[name, value]]
+// headers; `drawn` names the draw rule that ended the main line (its `Termination`), or is null;
+// `mark(node)` annotates a move (see `movetext`).
+function gameText(root, variant, switches, extra = [], drawn = null, mark = () => '') {
   const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   const main = lineThrough(root);
   const headers = [['Event', 'morris explorer'], ['Variant', variant.name]];
@@ -215,16 +218,19 @@ function gameText(root, variant, switches) {
   if (root.position !== variant.start_position) {
     headers.push(['SetUp', '1'], ['Position', root.position]);
   }
-  const result = resultOf(main[main.length - 1]);
+  for (const h of extra) headers.push(h);
+  const result = drawn ? '1/2-1/2' : resultOf(main[main.length - 1]);
   headers.push(['Result', result]);
+  if (drawn) headers.push(['Termination', drawn]);
   const blackFirst = root.position.split(' ')[1] === 'b';
-  const moves = movetext(root, blackFirst);
+  const moves = movetext(root, blackFirst, mark);
   const tags = headers.map(([k, v]) => `[${k} "${String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`);
   return `${tags.join('\n')}\n\n${moves ? moves + ' ' : ''}${result}\n`;
 }
 
 // A game text read back: {headers: {name(lower case): value}, moves: sequence}. Move numbers,
-// results, `{comments}` and `;` comments are skipped. Throws an Error naming what is wrong.
+// results, `{comments}`, `;` comments and annotations (a move's `!`, `?`, `!?`, `??` and the
+// like, numeric annotation glyphs `$1`) are skipped. Throws an Error naming what is wrong.
 function parseGameText(text) {
   const headers = {};
   const tokens = [];
@@ -235,17 +241,79 @@ function parseGameText(text) {
       headers[m[1].toLowerCase()] = m[2].replace(/\\(.)/g, '$1');
     } else if (t.startsWith('{') || t.startsWith(';')) {
       continue;
-    } else if (/^(1-0|0-1|1\/2-1\/2|\*)$/.test(t)) {
+    } else if (/^(1-0|0-1|1\/2-1\/2|\*)$/.test(t) || /^\$\d+$/.test(t)) {
       continue;
     } else if (t === '(' || t === ')') {
       tokens.push(t);
     } else {
       // A move may carry its number: `12.a1-a4`, `12...d7`, `12…d7`.
-      const move = t.replace(/^\d+(\.+|…)/, '');
+      // And an annotation: `d6!`, `a1-a4?!` (alone, `!!` is not a move).
+      const bare = t.replace(/^\d+(\.+|…)/, '');
+      const move = /^[!?]+$/.test(bare) ? bare : bare.replace(/[!?]+$/, '');
       if (move === '') continue;
       if (!/^[a-z]/.test(move)) throw new Error(`"${t}" is not a move`);
       tokens.push(move);
     }
   }
   return { headers, moves: sequenceOf(tokens) };
+}
+
+// ------------------------------------------------------------- Sanmill's games
+
+// Sanmill's `[Variant]` names for the variants it shares with morris.
+const SANMILL_VARIANTS = {
+  "nine men's morris": 'nine',
+  "twelve men's morris": 'twelve',
+  morabaraba: 'morabaraba',
+  'lasker morris': 'lasker',
+};
+
+// The points of Sanmill's FEN board, in its order: the inner ring, the middle, the outer, each
+// from its top middle point clockwise.
+const SANMILL_POINTS = [
+  'd5', 'e5', 'e4', 'e3', 'd3', 'c3', 'c4', 'c5',
+  'd6', 'f6', 'f4', 'f2', 'd2', 'b2', 'b4', 'b6',
+  'd7', 'g7', 'g4', 'g1', 'd1', 'a1', 'a4', 'a7',
+];
+
+// The position of a Sanmill FEN (`O*@*****/********/******** b m s 5 0 4 0 0 0 ...`: the board
+// as above with `O` White, `@` Black, `*` empty; the side to move; the phase and the action;
+// then White's pieces on the board and in hand, Black's, and the pieces each is to remove), in
+// this page's notation for `board`. Throws an Error naming what does not fit: a board without
+// Sanmill's 24 points, a marked point, a removal still to make, counts that disagree with the
+// board.
+function sanmillPosition(fen, board) {
+  const fields = fen.trim().split(/\s+/);
+  if (fields.length < 10) throw new Error(`the FEN "${fen}" has ${fields.length} fields, not Sanmill's 17`);
+  const [rings, side, , action, wBoard, wHand, bBoard, bHand, wRemove, bRemove] = fields;
+  const cells = rings.split('/').join('');
+  if (rings.split('/').length !== 3 || cells.length !== 24) {
+    throw new Error(`the FEN's board "${rings}" is not three rings of 8 points`);
+  }
+  const names = new Set(board.points.map((p) => p.name));
+  if (board.points.length !== 24 || !SANMILL_POINTS.every((p) => names.has(p))) {
+    throw new Error("a Sanmill FEN describes a board of 24 points (nine's, twelve's, Lasker's or Morabaraba's), not this variant's");
+  }
+  if (side !== 'w' && side !== 'b') throw new Error(`the FEN's side to move "${side}" is not w or b`);
+  const on = {};
+  const count = { w: 0, b: 0 };
+  [...cells].forEach((c, i) => {
+    if (c === 'O') { on[SANMILL_POINTS[i]] = 'w'; count.w += 1; } else if (c === '@') { on[SANMILL_POINTS[i]] = 'b'; count.b += 1; } else if (c === 'X') {
+      throw new Error(`the FEN marks ${SANMILL_POINTS[i]} as a removed point, which morris's rules do not have`);
+    } else if (c !== '*') {
+      throw new Error(`the FEN's board holds "${c}", not O, @ or *`);
+    }
+  });
+  const number = (text, what) => {
+    if (!/^\d+$/.test(text)) throw new Error(`the FEN's ${what} "${text}" is not a count`);
+    return Number(text);
+  };
+  if (action === 'r' || number(wRemove, "White's pieces to remove") > 0 || number(bRemove, "Black's pieces to remove") > 0) {
+    throw new Error('the FEN has a removal still to make; set the game up a move earlier or later');
+  }
+  if (number(wBoard, "White's count on the board") !== count.w || number(bBoard, "Black's count on the board") !== count.b) {
+    throw new Error(`the FEN's counts (${wBoard} White, ${bBoard} Black on the board) disagree with its board (${count.w} and ${count.b})`);
+  }
+  const rows = board.ranks.map((rank) => rank.map((p) => (on[p] === 'w' ? 'W' : on[p] === 'b' ? 'B' : '.')).join(''));
+  return `${rows.join('/')} ${side} ${number(wHand, "White's hand")} ${number(bHand, "Black's hand")}`;
 }
