@@ -421,7 +421,7 @@ pub struct PracticeJson {
     pub value: &'static str,
     /// Plies to the end under perfect play; `null` for a draw.
     pub depth: Option<u32>,
-    /// The slots drawn until this one.
+    /// The slots read until this one: random draws, then in order from a random slot.
     pub tries: u64,
 }
 
