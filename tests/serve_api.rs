@@ -1141,3 +1141,81 @@ fn a_position_of_other_rules_is_never_answered_from_another_rule_sets_database()
         "{error}"
     );
 }
+
+/// A game's line in one request: each position exactly as `explore` answers it alone, in
+/// order; a move that is not legal ends the line, named; a line too long is refused.
+#[test]
+fn line_answers_each_position_of_a_game_as_explore_does() {
+    let db = databases();
+    let server = Server::start(&db, 10.0);
+    let v = Variant::by_name("six").unwrap();
+    let mut rng = Rng::new(7);
+    for game in 0..3 {
+        let mut pos = Position::start(&v);
+        let mut turn = morris::Color::White;
+        let mut positions = vec![pos.to_notation(&v, turn)];
+        let mut moves = Vec::new();
+        for _ in 0..60 {
+            let legal = generate(&v, &pos);
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[rng.below(legal.len() as u64) as usize];
+            moves.push(m.to_notation(v.board()));
+            pos = play(&pos, m);
+            turn = turn.other();
+            positions.push(pos.to_notation(&v, turn));
+        }
+        let target = format!(
+            "/api/line?variant=six&position=start&moves={}",
+            enc(&moves.join(","))
+        );
+        let a = get(server.addr, &target).json();
+        assert_eq!(a["variant"], "six");
+        assert!(a["stopped"].is_null(), "game {game}: {}", a["stopped"]);
+        let got = a["positions"].as_array().unwrap();
+        assert_eq!(got.len(), positions.len(), "game {game}");
+        for (p, g) in positions.iter().zip(got) {
+            let alone = get(
+                server.addr,
+                &format!("/api/explore?variant=six&position={}", enc(p)),
+            )
+            .json();
+            assert_eq!(g, &alone, "game {game}: {p}");
+        }
+    }
+    // A move that is not legal where it stands ends the line before it.
+    let a = get(
+        server.addr,
+        "/api/line?variant=six&position=start&moves=a5,a5,b4",
+    )
+    .json();
+    assert_eq!(a["positions"].as_array().unwrap().len(), 2);
+    assert_eq!(a["stopped"]["index"], 2);
+    assert_eq!(a["stopped"]["move"], "a5");
+    assert_eq!(
+        a["stopped"]["error"],
+        "move 2, a5, is not legal in W../.../..../.../... b 5 6"
+    );
+    // No moves: the start alone.
+    let a = get(server.addr, "/api/line?variant=six&position=start").json();
+    assert_eq!(a["positions"].as_array().unwrap().len(), 1);
+    // Bad input: a position that cannot occur, a line longer than one request plays.
+    let r = get(
+        server.addr,
+        "/api/line?variant=six&position=nonsense&moves=a5",
+    );
+    assert_eq!(r.status, 400, "{}", r.text());
+    let long = vec!["a5"; 2001].join(",");
+    let r = get(
+        server.addr,
+        &format!("/api/line?variant=six&position=start&moves={long}"),
+    );
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(
+        r.text()
+            .contains("a line of 2001 moves is longer than the 2000"),
+        "{}",
+        r.text()
+    );
+}

@@ -561,6 +561,13 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     );
     let line = browser.js("return document.querySelectorAll('#line button').length");
     assert_eq!(line, json!(clicks.len() + 2));
+    // The whole line came in one request: one `/api/line`, and one `explore` for the shown
+    // position (not one per move).
+    let requests = browser.js(
+        "const r = performance.getEntriesByType('resource').map(e => e.name);
+         return [r.filter(n => n.includes('/api/line')).length, r.filter(n => n.includes('/api/explore')).length]",
+    );
+    assert_eq!(requests, json!([1, 1]));
     browser.click("#undo");
     shown(browser, &after);
     let url = browser.cmd("GET", "/url", json!({}));
@@ -867,6 +874,7 @@ fn addresses_at_one_size(browser: &Browser, server: &Server) {
     assert!(
         cost.contains("morris solve --variant nine")
             && cost.contains("Solving it takes about")
+            && cost.contains("on two cores (a fast machine takes about ")
             && cost.contains("of disk"),
         "{cost}"
     );
@@ -1415,6 +1423,87 @@ fn review_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     browser.click("#hide-eval");
     let visible = browser.js("return !document.getElementById('hint').hidden");
     assert_eq!(visible, false, "a hint with the evaluation shown");
+    browser.js("localStorage.removeItem('morris.hideEval'); return null");
+}
+
+#[test]
+fn best_play_adds_the_perfect_line_and_steps_through_it() {
+    on_six_at_each_size(
+        "best_play_adds_the_perfect_line_and_steps_through_it",
+        "serve-browser-best",
+        best_play_at_one_size,
+    );
+}
+
+/// Clicks Show best play and waits for its note; returns the note and the line's positions.
+fn best_play(browser: &Browser) -> (String, Vec<String>) {
+    browser.click("#best-play");
+    let note = wait_for(Duration::from_secs(60), || {
+        let v = browser.js("const n = document.getElementById('best-note');
+             return n.hidden || document.body.dataset.ready !== 'true' ? null : n.textContent");
+        v.as_str().map(str::to_string)
+    })
+    .expect("best play ends within a minute");
+    let line = browser.js("return state.line.map(n => n.position)");
+    let line = line
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    (note, line)
+}
+
+fn best_play_at_one_size(browser: &Browser, server: &Server, db: &Path) {
+    // White wins in 27 plies: the line is 27 plies to the end, each position's depth one less
+    // than the last's (query --json says so), and the page shows its first move.
+    open(
+        browser,
+        &format!("{}/#variant=six&position={}", server.url(), enc(SIX[2])),
+    );
+    shown(browser, SIX[2]);
+    let (note, line) = best_play(browser);
+    assert_eq!(
+        note,
+        "Best play from the shown position: 27 plies, until the game is over."
+    );
+    assert_eq!(line.len(), 28, "{line:?}");
+    for (i, p) in line.iter().enumerate() {
+        let (value, depth) = value_of(db, p);
+        let expected = if i % 2 == 0 { "win" } else { "loss" };
+        let expected = if i == 27 { "loss" } else { expected };
+        assert_eq!(
+            (value.as_str(), depth),
+            (expected, Some(27 - i as u64)),
+            "ply {i}: {p}"
+        );
+    }
+    shown(browser, &line[1]);
+    browser.click("#redo");
+    shown(browser, &line[2]);
+
+    // From the start, a draw: every position of the line is drawn, until one comes again.
+    open(browser, &format!("{}/#variant=six", server.url()));
+    shown(browser, SIX[0]);
+    let (note, line) = best_play(browser);
+    assert!(
+        note.ends_with("until a position of the line comes again: a draw."),
+        "{note}"
+    );
+    let last = line.last().unwrap();
+    assert_eq!(
+        line.iter().filter(|p| *p == last).count(),
+        2,
+        "the line ends where a position comes again: {line:?}"
+    );
+    for p in line.iter().step_by(7) {
+        assert_eq!(value_of(db, p), ("draw".to_string(), None), "{p}");
+    }
+    // With the evaluation hidden there is no best play to show.
+    browser.click("#hide-eval");
+    let hidden = browser.js("return document.getElementById('best-play').hidden");
+    assert_eq!(hidden, true);
+    browser.click("#hide-eval");
     browser.js("localStorage.removeItem('morris.hideEval'); return null");
 }
 

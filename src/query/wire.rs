@@ -337,6 +337,30 @@ pub struct ExploreMoveJson {
     pub losing_replies: Option<u32>,
 }
 
+/// `GET /api/line`: the explorer's view of each position of a game's line, in one answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct LineJson {
+    /// The variant's name.
+    pub variant: String,
+    /// The line's positions: its start, then the position after each move played.
+    pub positions: Vec<ExploreJson>,
+    /// The first move that is not legal where it stands, which ends the line; `null` when every
+    /// move was played.
+    pub stopped: Option<StoppedJson>,
+}
+
+/// Where `GET /api/line` stopped: the move, counted from 1, that is not legal.
+#[derive(Clone, Debug, Serialize)]
+pub struct StoppedJson {
+    /// The move's place in the line, counted from 1.
+    pub index: usize,
+    /// The move as given.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Why, in words.
+    pub error: String,
+}
+
 /// `GET /api/explore`: what the explorer page shows of a position.
 #[derive(Clone, Debug, Serialize)]
 pub struct ExploreJson {

@@ -79,6 +79,63 @@ pub(super) async fn explore(State(app): State<Arc<App>>, RawQuery(q): RawQuery) 
     answer(app, q, &["variant", "position"], explore_work).await
 }
 
+/// `GET /api/line`.
+pub(super) async fn line(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    answer(app, q, &["variant", "position", "moves"], line_work).await
+}
+
+/// The most moves `GET /api/line` plays in one request (a request head is at most 16 KiB).
+const LINE_MOVES: usize = 2_000;
+
+/// `GET /api/line`: each position of a line (the start, then after each move of `moves`, a
+/// comma-separated list), as `explore` answers it. A move that is not legal where it stands
+/// ends the line there, and the answer says which and why.
+fn line_work(app: &App, p: &Params) -> Result<String, ApiError> {
+    let (opened, variant) = app.select(p)?;
+    let (mut pos, mut turn) = position(&variant, &opened, p)?;
+    let moves: Vec<&str> = p
+        .get("moves")
+        .unwrap_or("")
+        .split(',')
+        .filter(|m| !m.is_empty())
+        .collect();
+    if moves.len() > LINE_MOVES {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "a line of {} moves is longer than the {LINE_MOVES} one request plays",
+                moves.len()
+            ),
+        ));
+    }
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    let mut stopped = None;
+    positions.push(explore_position(&opened, &variant, &pos, turn)?);
+    for (i, name) in moves.iter().enumerate() {
+        let here = positions.last().expect("the start is explored");
+        let Some(next) = here.moves.iter().find(|m| m.mv == *name) else {
+            stopped = Some(wire::StoppedJson {
+                index: i + 1,
+                mv: crate::rules::clip(name).to_string(),
+                error: format!(
+                    "move {}, {}, is not legal in {}",
+                    i + 1,
+                    crate::rules::clip(name),
+                    here.position
+                ),
+            });
+            break;
+        };
+        (pos, turn) = Position::parse(&variant, &next.position)?;
+        positions.push(explore_position(&opened, &variant, &pos, turn)?);
+    }
+    Ok(wire::line(&wire::LineJson {
+        variant: variant.name().to_string(),
+        positions,
+        stopped,
+    }))
+}
+
 /// `GET /api/bestmove`.
 pub(super) async fn bestmove(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
     answer(

@@ -10,6 +10,7 @@
 //! | `/api/stats?variant=..` | exactly `stats --json` ([`crate::query::wire::StatsJson`]) |
 //! | `/api/explore?variant=..&position=..` | [`crate::query::wire::ExploreJson`]: the query plus each move's parts and resulting position, and what solving a missing sector costs |
 //! | `/api/bestmove?variant=..&position=..[&seed=N][&strength=S]` | [`crate::query::wire::BestMoveJson`]: the move perfect play picks ([`crate::query::choose`]), or a weaker level draws ([`crate::query::sample`]) |
+//! | `/api/line?variant=..&position=..&moves=M1,M2,..` | [`crate::query::wire::LineJson`]: `explore`'s answer for each position of a line, in one request; an illegal move ends it |
 //! | `/api/practice?variant=..&sector=W-B-WF-BF[&value=V][&min_depth=D][&side=w\|b][&seed=N]` | [`crate::query::wire::PracticeJson`]: a random solved position of the sector, with value V if given, a win or loss at least D plies from the end, the side to move `side` where the hands allow |
 //!
 //! Every API route but `variants` takes the rule switches by name (`flying`, `removal`,
@@ -156,6 +157,7 @@ fn router(app: Arc<App>, timeout: Duration, cors: Cors) -> Router {
         .route("/api/explore", get(api::explore))
         .route("/api/bestmove", get(api::bestmove))
         .route("/api/practice", get(api::practice))
+        .route("/api/line", get(api::line))
         .route("/api/stats", get(api::stats))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
