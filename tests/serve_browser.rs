@@ -258,17 +258,7 @@ fn shown_within(browser: &Browser, position: &str, seconds: u64) -> Value {
 
 /// The shown value and moves are those of `query --json` for the same position, in order.
 fn check_against_cli(db: &Path, page: &Value, position: &str) {
-    let out = morris(&[
-        "--variant",
-        "six",
-        "query",
-        "--json",
-        "--db",
-        db.to_str().unwrap(),
-        position,
-    ]);
-    assert!(out.status.success());
-    let q: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let q = query_json(db, position);
     assert_eq!(page["value"], q["value"], "{position}");
     let depth = q["depth"].as_u64().map_or(String::new(), |d| d.to_string());
     assert_eq!(page["depth"], depth.as_str(), "{position}");
@@ -284,8 +274,8 @@ fn check_against_cli(db: &Path, page: &Value, position: &str) {
     assert_eq!(page["moves"].as_array().unwrap(), &expected, "{position}");
 }
 
-/// The value and depth `query --json` gives a position of six.
-fn value_of(db: &Path, position: &str) -> (String, Option<u64>) {
+/// `query --json` of a position of six.
+fn query_json(db: &Path, position: &str) -> Value {
     let out = morris(&[
         "--variant",
         "six",
@@ -295,7 +285,13 @@ fn value_of(db: &Path, position: &str) -> (String, Option<u64>) {
         db.to_str().unwrap(),
         position,
     ]);
-    let q: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(out.status.success(), "{position}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The value and depth `query --json` gives a position of six.
+fn value_of(db: &Path, position: &str) -> (String, Option<u64>) {
+    let q = query_json(db, position);
     (
         q["value"].as_str().unwrap().to_string(),
         q["depth"].as_u64(),
@@ -715,16 +711,7 @@ fn stats_and_play_at_one_size(browser: &Browser, db: &Path) {
         (s[0] == "true" && s[2] == 3).then(|| s[1].as_str().unwrap().to_string())
     })
     .expect("the database answered within 15 s");
-    let q = morris(&[
-        "--variant",
-        "six",
-        "query",
-        "--json",
-        "--db",
-        db.to_str().unwrap(),
-        &placed_text,
-    ]);
-    let q: Value = serde_json::from_slice(&q.stdout).unwrap();
+    let q = query_json(db, &placed_text);
     let reply =
         browser.js("return document.querySelectorAll('#line button')[2].firstChild.textContent");
     let reply = reply
@@ -1393,16 +1380,7 @@ fn review_at_one_size(browser: &Browser, server: &Server, db: &Path) {
         .and_then(|n| n.strip_suffix(" is a best move."))
         .unwrap_or_else(|| panic!("{note}"))
         .to_string();
-    let q = morris(&[
-        "--variant",
-        "six",
-        "query",
-        "--json",
-        "--db",
-        db.to_str().unwrap(),
-        &position,
-    ]);
-    let q: Value = serde_json::from_slice(&q.stdout).unwrap();
+    let q = query_json(db, &position);
     let m = q["moves"]
         .as_array()
         .unwrap()
