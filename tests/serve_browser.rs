@@ -274,6 +274,20 @@ fn check_against_cli(db: &Path, page: &Value, position: &str) {
     assert_eq!(page["moves"].as_array().unwrap(), &expected, "{position}");
 }
 
+/// `stats --json` of six.
+fn stats_json(db: &Path) -> Value {
+    let out = morris(&[
+        "--variant",
+        "six",
+        "stats",
+        "--json",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// `query --json` of a position of six.
 fn query_json(db: &Path, position: &str) -> Value {
     let out = morris(&[
@@ -592,15 +606,7 @@ fn stats_and_play_at_one_size(browser: &Browser, db: &Path) {
     let variant = Variant::by_name("six").unwrap();
     let start = ".../.../..../.../... w 6 6";
     // The statistics tab: a row per solved sector.
-    let stats = morris(&[
-        "--variant",
-        "six",
-        "stats",
-        "--json",
-        "--db",
-        db.to_str().unwrap(),
-    ]);
-    let stats: Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let stats = stats_json(db);
     let sectors = stats["sectors"].as_array().unwrap().len();
     browser.click("#tab-stats");
     let rows = wait_for(Duration::from_secs(15), || {
@@ -2070,15 +2076,7 @@ fn practice_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     assert!(sectors.contains(&"3-3-0-0"), "{sectors:?}");
     // Each sector offers the goals its positions give, with their shares: a value no position
     // of it has is not offered.
-    let stats = morris(&[
-        "--variant",
-        "six",
-        "stats",
-        "--json",
-        "--db",
-        db.to_str().unwrap(),
-    ]);
-    let stats: Value = serde_json::from_slice(&stats.stdout).unwrap();
+    let stats = stats_json(db);
     let mut refused = 0;
     for sector in &sectors {
         let goals = browser.js(&format!(
