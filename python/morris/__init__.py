@@ -7,13 +7,14 @@ Open a database folder (written by ``morris solve``) or a tables folder (written
     t = morris.open("tables", "nine")
     t.probe("start")                      # Probe(value='draw', depth=None)
     t.analysis(".../.../.../....../.../.../... w 9 9")   # as `morris query --json`
-    t.best_move(p)                        # 'd6'
+    t.best_move(p)                        # Move('d6'): a str, with its parts
     t.probe_many(positions)               # in parallel, the GIL released
 
 Everything is the Rust library's, through the extension module ``morris._morris``;
 ``docs/python.md`` in the repository describes the whole API.
 """
 
+from ._move import Move
 from ._morris import (
     BadInputError,
     BadMoveError,
@@ -43,6 +44,7 @@ __all__ = [
     "Database",
     "Error",
     "MissingSectorError",
+    "Move",
     "Position",
     "Probe",
     "Variant",

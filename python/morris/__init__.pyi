@@ -162,14 +162,31 @@ class Position:
     @property
     def sector(self) -> str:
         """``W-B-WF-BF``: the mover's pieces on the board, the opponent's, and their hands."""
-    def moves(self) -> List[str]:
-        """The legal moves in notation, sorted as ``morris moves`` lists them."""
+    def moves(self) -> List["Move"]:
+        """The legal moves (``Move``, a ``str`` of the notation), sorted as ``morris moves``
+        lists them."""
+    def move(self, text: str) -> "Move":
+        """The legal move ``text``; raises ``BadMoveError`` when it is not legal here."""
     def play(self, move: str) -> "Position":
         """The position after ``move``; raises ``BadMoveError`` when it is not legal here."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
 PositionArg = Union[Position, str]
+
+class Move(str):
+    """A legal move: a ``str`` of its notation, with its parts."""
+
+    @property
+    def kind(self) -> Literal["place", "slide", "fly"]: ...
+    @property
+    def from_point(self) -> Optional[str]: ...
+    @property
+    def to_point(self) -> str: ...
+    @property
+    def removed(self) -> Optional[str]: ...
+    @property
+    def bits(self) -> Tuple[int, int, int]: ...
 
 class Probe:
     """A position's value for the side to move, and its depth (plies to the end under
@@ -232,7 +249,7 @@ class Database:
         *,
         strength: Literal["perfect", "strong", "club", "novice"] = "perfect",
         seed: Optional[int] = None,
-    ) -> Optional[str]:
+    ) -> Optional[Move]:
         """The move the database plays (as ``GET /api/bestmove`` with the same strength and
         seed); ``None`` when the game is over. ``"perfect"`` keeps the value; the weaker
         levels draw among the solved moves by a softmax over value and depth."""

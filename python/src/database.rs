@@ -446,19 +446,20 @@ impl PyDatabase {
         signature = (position, *, strength = Text(String::from("perfect")), seed = None),
         text_signature = "($self, position, *, strength='perfect', seed=None)"
     )]
-    fn best_move(
+    fn best_move<'py>(
         &self,
-        position: &Bound<'_, PyAny>,
+        position: &Bound<'py, PyAny>,
         strength: Text,
         seed: Option<Count<u64>>,
-    ) -> PyResult<Option<String>> {
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let py = position.py();
         let seed = count(seed);
-        let strength =
-            Strength::parse(&strength.0).map_err(|e| Fail::from(e).into_py(position.py(), None))?;
-        self.on(position, |db, pos, _| {
-            let mv = morris::query::move_at(db, pos, strength, seed)?;
-            Ok(mv.map(|m| m.to_notation(db.variant().board())))
-        })
+        let strength = Strength::parse(&strength.0).map_err(|e| Fail::from(e).into_py(py, None))?;
+        let mv = self.on(position, |db, pos, _| {
+            Ok(morris::query::move_at(db, pos, strength, seed)?)
+        })?;
+        mv.map(|m| crate::position::move_object(py, &self.game.variant, m))
+            .transpose()
     }
 
     /// The dict `morris stats --json` prints for this folder: every sector's counts and the

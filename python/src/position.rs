@@ -8,6 +8,7 @@ use morris::rules::generate;
 use morris::{Color, Move, Position, Sector};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 
 use crate::args::{text, Count, Text, What};
 use crate::errors::{detached, BadPositionError, Fail};
@@ -63,6 +64,33 @@ impl PyPosition {
         moves.sort();
         moves
     }
+}
+
+/// `morris.Move` (a `str` subclass, `python/morris/_move.py`) of a legal move of `variant`:
+/// its notation with its kind, points and one-point bitboards.
+pub(crate) fn move_object<'py>(
+    py: Python<'py>,
+    variant: &morris::Variant,
+    mv: Move,
+) -> PyResult<Bound<'py, PyAny>> {
+    static MOVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let board = variant.board();
+    let name = |p: morris::Point| board.point_name(p).to_string();
+    let bit = |p: Option<morris::Point>| p.map_or(0, |p| 1u32 << p.index());
+    let kind = match mv.from() {
+        None => "place",
+        Some(from) if board.adjacent(from).contains(mv.to()) => "slide",
+        Some(_) => "fly",
+    };
+    let bits = (bit(mv.from()), bit(Some(mv.to())), bit(mv.removed()));
+    MOVE.import(py, "morris._move", "Move")?.call1((
+        mv.to_notation(board),
+        kind,
+        mv.from().map(name),
+        name(mv.to()),
+        mv.removed().map(name),
+        bits,
+    ))
 }
 
 /// What a probe is asked about: a position in notation, or a `Position`.
@@ -233,10 +261,25 @@ impl PyPosition {
         Sector::of(&self.pos).to_string()
     }
 
-    /// The legal moves in notation (`d7`, `a1-a4`, `d7xg7`), sorted as `morris moves` lists
-    /// them; none when the game is over.
-    fn moves(&self) -> Vec<String> {
-        self.named_moves().into_iter().map(|(n, _)| n).collect()
+    /// The legal moves as `morris.Move` objects (a `str` of the notation, `d7`, `a1-a4`,
+    /// `d7xg7`, with the move's parts), sorted as `morris moves` lists them; none when the
+    /// game is over.
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        self.named_moves()
+            .into_iter()
+            .map(|(_, m)| move_object(py, &self.game.variant, m))
+            .collect()
+    }
+
+    /// The legal move `text` (in notation) as a `morris.Move`. Raises `morris.BadMoveError`
+    /// when the move is malformed or not legal here.
+    #[pyo3(name = "move")]
+    fn legal_move<'py>(&self, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = text.py();
+        let text = crate::args::text(text, What::Move)?;
+        let mv = morris::front::legal_move(&self.game.variant, &self.pos, self.turn, &text)
+            .map_err(|e| Fail::from(e).into_py(py, None))?;
+        move_object(py, &self.game.variant, mv)
     }
 
     /// The position after `move` (in notation). Raises `morris.BadMoveError` when the move is

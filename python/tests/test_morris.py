@@ -200,6 +200,46 @@ def test_positions_as_bitboards_round_trip_as_the_c_library_numbers_them(samples
     assert morris.Position.from_bits(0, 0, 9, 9, "w") == morris.Position.start("nine")
 
 
+def test_moves_are_move_objects(samples):
+    import copy
+    import pickle
+
+    for text in samples["six"][:300] + samples["nine"][:300]:
+        p = morris.Position.parse(text, "six" if text in samples["six"] else "nine")
+        points = p.variant.points
+        mine = p.bits[0] if p.turn == "w" else p.bits[1]
+        for m in p.moves():
+            assert isinstance(m, morris.Move) and isinstance(m, str)
+            assert p.move(str(m)) == m and p.play(m) == p.play(str(m))
+            rebuilt = (f"{m.from_point}-" if m.from_point else "") + m.to_point
+            rebuilt += f"x{m.removed}" if m.removed else ""
+            assert rebuilt == m
+            bit = lambda name: 0 if name is None else 1 << points.index(name)  # noqa: E731
+            assert m.bits == (bit(m.from_point), bit(m.to_point), bit(m.removed))
+            assert (m.kind == "place") == (m.from_point is None)
+            if m.from_point is not None:
+                assert mine & m.bits[0]
+    # Nine's board: a1-a4 and a1-d1 join; a1-b2 (no diagonals), a1-g7, d5-d3 do not.
+    p = morris.Position.parse(".WW/.../.B./B....B/.../.../..W b 0 0", "nine")
+    kinds = {m: m.kind for m in p.moves()}
+    assert kinds["d5-d6"] == "slide" and kinds["a4-a1"] == "slide" and kinds["a4-b4"] == "slide"
+    assert kinds["d5-d3"] == "fly" and kinds["a4-b2"] == "fly" and kinds["g4-a1"] == "fly"
+    m = p.move(" d5-d6 ")
+    assert (m, m.kind, m.from_point, m.to_point, m.removed, m.bits) == ("d5-d6", "slide", "d5", "d6", None, (128, 16, 0))
+    assert repr(m) == "Move('d5-d6')" and str(m) == "d5-d6" and type(str(m)) is str
+    assert json.dumps({m: [m]}) == '{"d5-d6": ["d5-d6"]}' and {m: 1}["d5-d6"] == 1
+    for other in (pickle.loads(pickle.dumps(m)), copy.copy(m), copy.deepcopy(m)):
+        assert type(other) is morris.Move and other == m and other.bits == m.bits and other.kind == "slide"
+    with pytest.raises(AttributeError, match="immutable"):
+        m.kind = "fly"
+    with pytest.raises(morris.BadMoveError, match="not a legal move"):
+        p.move("d5-d7")
+    with pytest.raises(morris.BadMoveError):
+        p.move("z9")
+    with pytest.raises(TypeError):
+        p.move(7)
+
+
 def held_files(folder):
     """Every file of a folder's rule-set subfolders, by its path inside the folder."""
     return {

@@ -97,20 +97,32 @@ pub fn solve_roots(
 /// The position after the move `text` in `pos`, refused unless the move is legal there.
 ///
 /// # Errors
-/// `InvalidInput::Move` for a malformed move or one not legal in `pos` (the message names the
-/// position, as `turn` is to move in it, and its legal moves).
+/// As [`legal_move`].
 pub fn play(
     variant: &Variant,
     pos: &Position,
     turn: crate::rules::Color,
     text: &str,
 ) -> Result<Position, InvalidInput> {
+    legal_move(variant, pos, turn, text).map(|mv| play_move(pos, mv))
+}
+
+/// The move `text` of `pos`, refused unless it is legal there.
+///
+/// # Errors
+/// `InvalidInput::Move` for a malformed move or one not legal in `pos` (the message names the
+/// position, as `turn` is to move in it, and its legal moves).
+pub fn legal_move(
+    variant: &Variant,
+    pos: &Position,
+    turn: crate::rules::Color,
+    text: &str,
+) -> Result<Move, InvalidInput> {
     let text = text.trim();
     let board = variant.board();
     let mv = Move::parse(board, text)?;
-    let legal = generate(variant, pos);
-    if legal.contains(&mv) {
-        return Ok(play_move(pos, mv));
+    if generate(variant, pos).contains(&mv) {
+        return Ok(mv);
     }
     Err(InvalidInput::Move {
         input: clip(text),
