@@ -3,17 +3,22 @@
 //! a sector just opened (cold blocks).
 //!
 //! The tables are those of `$MORRIS_TABLES` (nine, default rules: e.g. the whole game's,
-//! built by `morris tables`), or else of nine `--max-pieces 5`, solved and built here once.
-//! Positions are drawn uniformly over the slots of every sector present.
+//! built by `morris tables`; a database folder there is read mapped, as `morris query` reads
+//! it), or else of nine `--max-pieces 5`, solved and built here once. Positions are drawn
+//! uniformly over the slots of every sector present, or are those of `$MORRIS_SAMPLE`: a file
+//! of bitboard rows `white black white_hand black_hand turn` (turn 0 White, 1 Black), as
+//! `python python/bench.py FOLDER --write-sample FILE` writes the sample it times, so that
+//! both languages probe the same positions.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use morris::front::{position_of_bits, Bits};
 use morris::space::{endgame_roots, plan};
-use morris::store::{Database, READER_CACHE_BYTES};
+use morris::store::{Database, Reading};
 use morris::tables::{build_tables, Options};
-use morris::{Position, Silent, Variant};
+use morris::{Color, Position, Silent, Variant};
 use rayon::prelude::*;
 
 /// The tables folder to probe.
@@ -28,6 +33,38 @@ fn tables(v: &Variant) -> PathBuf {
     morris::solve::solve_units(&db, &units, &Silent, &Default::default()).unwrap();
     build_tables(&db, &out, &Options::default(), &Silent).unwrap();
     out
+}
+
+/// The positions of a sample file of bitboard rows (see the module's doc), mover-relative.
+fn sample_file(v: &Variant, path: &std::path::Path) -> Vec<Position> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let f: Vec<u32> = line
+                .split_whitespace()
+                .map(|x| x.parse().expect("a row of five numbers"))
+                .collect();
+            assert_eq!(
+                f.len(),
+                5,
+                "{}: a row has five numbers: {line}",
+                path.display()
+            );
+            let bits = Bits {
+                white: f[0],
+                black: f[1],
+                white_hand: f[2] as u8,
+                black_hand: f[3] as u8,
+            };
+            let turn = if f[4] == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            position_of_bits(v, bits, turn).expect("a legal position").0
+        })
+        .collect()
 }
 
 /// `n` positions drawn uniformly over the used slots of every sector of `db`.
@@ -65,8 +102,11 @@ fn positions(db: &Database, n: usize) -> Vec<Position> {
 fn probe(c: &mut Criterion) {
     let v = Variant::by_name("nine").unwrap();
     let dir = tables(&v);
-    let db = Database::tables(&dir, &v, READER_CACHE_BYTES).unwrap();
-    let sample = positions(&db, 100_000);
+    let db = Database::open_reading(&dir, &v, Reading::Mapped).unwrap();
+    let sample = match std::env::var_os("MORRIS_SAMPLE") {
+        Some(file) => sample_file(&v, file.as_ref()),
+        None => positions(&db, 100_000),
+    };
     // Query analyses values every move: only positions whose moves' sectors are present.
     let analysable: Vec<Position> = sample
         .iter()
@@ -114,11 +154,33 @@ fn probe(c: &mut Criterion) {
     });
     group.finish();
 
+    // The whole sample once, in parallel, from a folder just opened (as Python's
+    // `probe_many` on a fresh `morris.open`): the reader's caches empty, the page cache as
+    // the runs above left it. Best of three.
+    let cold = (0..3)
+        .map(|_| {
+            let fresh = Database::open_reading(&dir, &v, Reading::Mapped).unwrap();
+            let start = Instant::now();
+            let n = sample
+                .par_iter()
+                .filter(|p| fresh.probe(black_box(p)).unwrap().depth().is_some())
+                .count();
+            black_box(n);
+            start.elapsed()
+        })
+        .min()
+        .unwrap();
+    println!(
+        "tables/value/parallel/cold: {} positions in {cold:?}, {:.0} positions/s",
+        sample.len(),
+        sample.len() as f64 / cold.as_secs_f64()
+    );
+
     // The first probe of a sector, its files just opened and none of its blocks cached
     // (the page cache may hold the file: a cold disk is slower still).
     let mut first = Vec::new();
     for p in sample.iter().take(200) {
-        let fresh = Database::tables(&dir, &v, READER_CACHE_BYTES).unwrap();
+        let fresh = Database::open_reading(&dir, &v, Reading::Mapped).unwrap();
         let start = Instant::now();
         black_box(fresh.probe(p).unwrap());
         first.push(start.elapsed());

@@ -9,8 +9,11 @@ holds (each sector equally likely), with either side to move, e.g. nine `--max-p
 3 to 5 pieces a side. Every timing is the best of three runs after one warming pass, so the
 blocks are in the reader's cache (64 MiB) and the page cache.
 
-The Rust rate to compare with is `cargo bench --bench tables` (`tables/value/warm`: the
-library's `Database::probe` in a loop on one thread), run with MORRIS_TABLES=TABLES.
+The Rust rates to compare with are `cargo bench --bench tables` (`tables/value/warm`: the
+library's `Database::probe` in a loop on one thread; `tables/value/parallel`: the batch over
+every core, as `probe_many`; `tables/value/parallel/cold`: that from a folder just opened), run
+with MORRIS_TABLES=FOLDER and, for the very positions timed here, MORRIS_SAMPLE=FILE after
+`--write-sample FILE`.
 """
 
 import argparse
@@ -94,6 +97,12 @@ def main():
         default=None,
         help="read sector files into a cache of this many bytes instead of mapping them",
     )
+    parser.add_argument(
+        "--write-sample",
+        metavar="FILE",
+        help="write the positions as bitboard rows (white black white_hand black_hand turn) "
+        "for `cargo bench --bench tables` with MORRIS_SAMPLE=FILE",
+    )
     args = parser.parse_args()
 
     t = morris.open(args.folder, args.variant, cache_bytes=args.cache_bytes)
@@ -108,6 +117,22 @@ def main():
     print(f"{cpu_name()}, {os.cpu_count()} logical cores; Python {platform.python_version()}")
     print(f"{n} random moving-phase positions over {len(set(p.sector for p in parsed))} sectors")
     print(f"  Variant.parse:              {n / parse_s:12,.0f} positions/s ({parse_s / n * 1e6:.2f} µs each)")
+
+    if args.write_sample:
+        with open(args.write_sample, "w") as f:
+            for p in parsed:
+                f.write(" ".join(map(str, p.bits)) + (" 0\n" if p.turn == "w" else " 1\n"))
+        print(f"  the positions are in {args.write_sample}")
+
+    def cold():
+        fresh = morris.open(args.folder, args.variant, cache_bytes=args.cache_bytes)
+        start = time.perf_counter()
+        fresh.probe_many(parsed)
+        return time.perf_counter() - start
+
+    # From a folder just opened: the reader's caches empty, the page cache as it is.
+    s = min(cold() for _ in range(args.runs))
+    print(f"  {'probe_many(Positions), cold:':28}{n / s:12,.0f} positions/s ({s / n * 1e6:.2f} µs each)")
 
     t.probe_many(parsed)  # warm the caches
 

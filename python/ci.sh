@@ -63,4 +63,15 @@ done
 
 # From the repository root, so that `import morris` is the installed package, not python/morris.
 "$venv/bin/python" -m pytest python/tests -q -p no:cacheprovider "$@"
+
+# The speed benchmarks, small, so that they keep running: python/bench.py on nine's tables and
+# database to 4 pieces a side, then the library's tables bench on the very positions Python
+# timed (criterion's --test mode: each benchmark once), as docs/python.md compares them.
+bench="$target/bench-small"
+rm -rf "$bench"
+"$MORRIS_BIN" --variant nine solve --max-pieces 4 --db "$bench/db" >/dev/null 2>&1
+"$MORRIS_BIN" --variant nine tables --db "$bench/db" --out "$bench/tables" >/dev/null 2>&1
+"$venv/bin/python" python/bench.py "$bench/tables" --count 2000 --runs 1 --write-sample "$bench/sample"
+"$venv/bin/python" python/bench.py "$bench/db" --count 2000 --runs 1
+MORRIS_TABLES="$bench/tables" MORRIS_SAMPLE="$bench/sample" cargo bench -q --bench tables -- --test
 echo "python/ci.sh: done in $(( $(date +%s) - started )) s"
