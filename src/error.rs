@@ -98,6 +98,9 @@ pub enum Error {
     /// before it was done; nothing half made was written, and a solve or a build resumes.
     #[error("stopped on request before the work was done")]
     Cancelled,
+    /// This build of the library lacks what the call needs (a feature compiled out).
+    #[error("{0}")]
+    Unsupported(String),
     /// A sector needed to answer is not in the database (or has no tables).
     #[error("sector {} {} in {}", .0.sector, if .0.tables { "has no tables" } else { "is not solved" }, .0.dir.display())]
     Missing(Box<Missing>),

@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 /// Whether this processor has a fast PEXT: BMI2, and not an AMD processor before Zen 3,
 /// whose PEXT is microcoded (hundreds of cycles, slower than the portable loop).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn fast_pext() -> bool {
     static FAST: OnceLock<bool> = OnceLock::new();
     *FAST.get_or_init(detect_fast_pext)
@@ -40,6 +41,7 @@ fn detect_fast_pext() -> bool {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
+#[allow(dead_code)]
 fn detect_fast_pext() -> bool {
     false
 }

@@ -50,15 +50,14 @@
 //! Symbols that no answer reads (unused slots in both files, draws in the depth file) hold
 //! whatever compresses best: the builder repeats the symbol before them.
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use xxhash_rust::xxh3::xxh3_64;
-use zstd::zstd_safe::{DCtx, DDict};
 
 use super::cache::BlockCache;
 use super::format::{board_lines, SectorStats};
+use super::frames::{self, Dictionary};
 use super::model::{order_is_valid, CONTEXTS, IDENTITY};
 use super::source::{Disk, Files, Source};
 use crate::error::{Damage, Error, Foreign};
@@ -406,12 +405,6 @@ impl TableHeader {
     }
 }
 
-thread_local! {
-    /// Each thread's zstd decompression context, made once (making one costs more than
-    /// decompressing a small block).
-    static DCTX: RefCell<DCtx<'static>> = RefCell::new(DCtx::create());
-}
-
 /// One table file, opened: its header, dictionary and block index checked, its blocks read
 /// from its [`Source`] and checked as they are needed (never mapped).
 pub(crate) struct TableFile {
@@ -420,7 +413,7 @@ pub(crate) struct TableFile {
     header: TableHeader,
     /// Per block: its offset from the data offset and its checksum.
     index: Vec<(u64, u64)>,
-    dict: Option<DDict<'static>>,
+    dict: Option<Dictionary>,
     cache: Arc<BlockCache>,
     /// The file's number in the cache.
     id: u64,
@@ -482,7 +475,7 @@ impl TableFile {
         }
         let dict = match dict.is_empty() {
             true => None,
-            false => Some(DDict::try_create(dict).ok_or_else(|| {
+            false => Some(Dictionary::new(dict).ok_or_else(|| {
                 Error::damaged(path, Damage::Header("the dictionary is not zstd's".into()))
             })?),
         };
@@ -568,18 +561,7 @@ impl TableFile {
         let expected = self
             .header
             .packed_len((self.header.slots - b * per).min(per));
-        let mut raw = Vec::with_capacity(expected);
-        let done = DCTX.with(|d| {
-            let mut d = d.borrow_mut();
-            match &self.dict {
-                Some(dict) => d.decompress_using_ddict(&mut raw, &bytes, dict),
-                None => d.decompress(&mut raw, &bytes),
-            }
-        });
-        match done {
-            Ok(n) if n == expected && raw.len() == expected => Ok(raw),
-            _ => Err(self.block_error(b)),
-        }
+        frames::decode(self.dict.as_ref(), &bytes, expected).ok_or_else(|| self.block_error(b))
     }
 
     /// The symbol of `slot`.

@@ -1,17 +1,19 @@
 //! Building compact tables from a solved database folder: per sector, a win/draw/loss table
 //! and a depth table (`docs/tables.md`), built in parallel, resuming what is built.
 
+#[cfg(feature = "libzstd")]
 mod sector;
 
 use std::fs;
 use std::path::Path;
 
-pub use sector::{build_sector, ModelChoice, Options};
+#[cfg(feature = "libzstd")]
+pub use sector::build_sector;
 
 use crate::error::Error;
 use crate::progress::{go_on, Progress};
 use crate::space::Sector;
-use crate::store::{read_table_header, table_path, Database, SectorValues, TableKind};
+use crate::store::{read_table_header, table_path, Database, Model, SectorValues, TableKind};
 
 pub use crate::progress::SectorReport;
 
@@ -105,11 +107,30 @@ fn kept(
         database_bytes: fs::metadata(file.path()).map_or(0, |m| m.len()),
         wdl_bytes: w.file_len,
         depth_bytes: d.file_len,
-        model: sector::model_name(&w.model),
+        model: model_name(&w.model),
         wdl_checksum: w.checksum_hex(),
         depth_checksum: d.checksum_hex(),
         kept: true,
     }))
+}
+
+/// Builds `sector`'s two tables: this build cannot (it decodes zstd frames with ruzstd and has
+/// no encoder), so it says which build can.
+///
+/// # Errors
+/// Always `Error::Unsupported`.
+#[cfg(not(feature = "libzstd"))]
+pub fn build_sector(
+    _db: &Database,
+    sector: Sector,
+    _dir: &Path,
+    _options: &Options,
+    _progress: &dyn Progress,
+) -> Result<SectorReport, Error> {
+    Err(Error::Unsupported(format!(
+        "cannot build the tables of sector {sector}: this build of morris reads tables only \
+         (built without the feature `libzstd`); build them with the morris command line"
+    )))
 }
 
 /// Removes temporary table files left by an interrupted run (`SECTOR.wdl.PID-N.tmp`).
@@ -123,5 +144,51 @@ fn remove_stale_temporaries(dir: &Path) {
         if table && name.ends_with(".tmp") {
             let _ = fs::remove_file(e.path());
         }
+    }
+}
+
+/// How tables are built.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The zstd level of win/draw/loss blocks.
+    pub wdl_level: i32,
+    /// The zstd level of depth blocks.
+    pub depth_level: i32,
+    /// Positions per win/draw/loss block, as a power of two.
+    pub wdl_block_log: u32,
+    /// Positions per depth block, as a power of two (at most `wdl_block_log`).
+    pub depth_block_log: u32,
+    /// Which win/draw/loss model to use.
+    pub model: ModelChoice,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            wdl_level: 19,
+            depth_level: 12,
+            wdl_block_log: 15,
+            depth_block_log: 13,
+            model: ModelChoice::Smaller,
+        }
+    }
+}
+
+/// Which win/draw/loss model a builder uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelChoice {
+    /// Per sector, whichever compresses a sample of its blocks smaller.
+    Smaller,
+    /// The symbols themselves.
+    None,
+    /// Ranks in the order of each position's context.
+    Contexts,
+}
+
+/// The name of a model in reports.
+pub(super) fn model_name(model: &Model) -> &'static str {
+    match model {
+        Model::None => "none",
+        Model::Contexts(_) => "contexts",
     }
 }

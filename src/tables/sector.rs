@@ -11,7 +11,7 @@ use zstd::bulk::Compressor;
 use zstd::dict::EncoderDictionary;
 use zstd::zstd_safe::CParameter;
 
-use super::SectorReport;
+use super::{model_name, ModelChoice, Options, SectorReport};
 use crate::error::{Damage, Error};
 use crate::progress::{go_on, Progress};
 use crate::rules::Variant;
@@ -20,52 +20,6 @@ use crate::store::{
     context, depth_symbol, orders, pack, rank_of, table_path, wdl_symbol, write_whole, Database,
     Model, SectorFile, TableHeader, TableKind, CONTEXTS, TABLE_HEAD,
 };
-
-/// How tables are built.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// The zstd level of win/draw/loss blocks.
-    pub wdl_level: i32,
-    /// The zstd level of depth blocks.
-    pub depth_level: i32,
-    /// Positions per win/draw/loss block, as a power of two.
-    pub wdl_block_log: u32,
-    /// Positions per depth block, as a power of two (at most `wdl_block_log`).
-    pub depth_block_log: u32,
-    /// Which win/draw/loss model to use.
-    pub model: ModelChoice,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            wdl_level: 19,
-            depth_level: 12,
-            wdl_block_log: 15,
-            depth_block_log: 13,
-            model: ModelChoice::Smaller,
-        }
-    }
-}
-
-/// Which win/draw/loss model a builder uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModelChoice {
-    /// Per sector, whichever compresses a sample of its blocks smaller.
-    Smaller,
-    /// The symbols themselves.
-    None,
-    /// Ranks in the order of each position's context.
-    Contexts,
-}
-
-/// The name of a model in reports.
-pub(super) fn model_name(model: &Model) -> &'static str {
-    match model {
-        Model::None => "none",
-        Model::Contexts(_) => "contexts",
-    }
-}
 
 /// A chunk compressed: its win/draw/loss block and its depth blocks.
 type Compressed = (Vec<u8>, Vec<Vec<u8>>);
