@@ -407,3 +407,84 @@ fn verify_names_a_child_without_a_value_and_an_unused_slot_with_one() {
         text(&out)
     );
 }
+
+/// The chance that an opponent moving at random loses within `depth` of its moves after the
+/// drawing move that led to `pos`, found the slow way: each position's analysis, every line
+/// followed, nothing remembered, no budget.
+fn naive_trap_chance(db: &morris::Database, pos: &morris::Position, depth: u32) -> f64 {
+    use morris::rules::play;
+    use morris::Value;
+    let replies = db.analyse(pos).unwrap().moves;
+    let mut sum = 0.0;
+    for r in &replies {
+        match r.value {
+            Value::Loss(_) => sum += 1.0,
+            Value::Draw if depth > 1 => {
+                let q = play(pos, r.mv);
+                sum += db
+                    .analyse(&q)
+                    .unwrap()
+                    .moves
+                    .iter()
+                    .filter(|m| m.value == Value::Draw)
+                    .map(|m| naive_trap_chance(db, &play(&q, m.mv), depth - 1))
+                    .fold(0.0, f64::max);
+            }
+            _ => {}
+        }
+    }
+    sum / replies.len() as f64
+}
+
+/// Draw quality: the traps of every drawing move of positions of six from random games, one and
+/// two of the opponent's moves deep (and three for a few), equal the slow search's; a budget too
+/// small for two falls back to one, which is the share of losing replies.
+#[test]
+fn traps_of_drawing_moves_equal_a_naive_search() {
+    use morris::query::traps;
+    use morris::rules::play;
+    use morris::{Database, Position, Value, Variant};
+    let db = solved("query-traps", "six", &[]);
+    let six = Variant::by_name("six").unwrap();
+    let database = Database::new(&db, &six).unwrap();
+    let mut rng = common::Rng::new(45);
+    let (mut checked, mut deeper_differs) = (0, 0);
+    for (i, text) in common::played(&six, &mut rng, 40, 30).iter().enumerate() {
+        let (pos, _) = Position::parse(&six, text).unwrap();
+        let analysis = database.analyse(&pos).unwrap();
+        let after: Vec<Position> = analysis
+            .moves
+            .iter()
+            .filter(|m| m.value == Value::Draw)
+            .map(|m| play(&pos, m.mv))
+            .collect();
+        if after.is_empty() {
+            continue;
+        }
+        let depths: &[u32] = if i < 3 { &[1, 2, 3] } else { &[1, 2] };
+        for &d in depths {
+            let found = traps::at_depth(&database, &after, d, u64::MAX)
+                .unwrap()
+                .unwrap();
+            for (p, t) in after.iter().zip(&found) {
+                let naive = naive_trap_chance(&database, p, d);
+                assert!((t.chance - naive).abs() < 1e-12, "{text}: {t:?} vs {naive}");
+                assert_eq!(t.depth, d);
+                if d == 2 && (t.chance - f64::from(t.losing) / f64::from(t.replies)).abs() > 1e-9 {
+                    deeper_differs += 1;
+                }
+                checked += 1;
+            }
+        }
+        // A budget of one probe is too small for two moves: one move deep, whatever it costs.
+        for t in traps::deepest(&database, &after, 2, 1).unwrap() {
+            assert_eq!(t.depth, 1);
+            assert_eq!(t.chance, f64::from(t.losing) / f64::from(t.replies));
+        }
+    }
+    assert!(checked > 200, "only {checked} drawing moves");
+    assert!(
+        deeper_differs > 20,
+        "two moves deep changed only {deeper_differs} chances"
+    );
+}

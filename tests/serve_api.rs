@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use morris::query::traps;
 use morris::rules::{generate, play};
 use morris::{Position, Variant};
 
@@ -235,7 +236,7 @@ fn variants_explore_and_bestmove() {
         assert_eq!(chosen["depth"], q["depth"]);
         let rule = match q["value"].as_str().unwrap() {
             "win" => "fastest-win",
-            "draw" => "draw-fewest-safe-replies",
+            "draw" => "draw-most-traps",
             _ => "slowest-loss-fewest-winning-replies",
         };
         assert_eq!(best["rule"], rule);
@@ -248,13 +249,18 @@ fn variants_explore_and_bestmove() {
         .json();
         assert_eq!(again["move"], best["move"], "the same seed, the same move");
     }
-    // The draw rule, checked by hand at the start: no drawing move leaves fewer safe replies.
+    // The draw rule, checked at the start: no drawing move sets more traps two moves deep, and
+    // none as many with fewer safe replies (each move's safe replies counted by `query`).
     let best = get(
         server.addr,
         &format!("/api/bestmove?variant=six&position={}", enc(SIX_START)),
     )
     .json();
-    let good = best["good_replies"].as_u64().unwrap();
+    let (good, chance) = (
+        best["good_replies"].as_u64().unwrap(),
+        best["trap_chance"].as_f64().unwrap(),
+    );
+    assert_eq!(best["trap_depth"], 2);
     let start = get(
         server.addr,
         &format!("/api/explore?variant=six&position={}", enc(SIX_START)),
@@ -275,7 +281,17 @@ fn variants_explore_and_bestmove() {
             .iter()
             .filter(|r| r["value"] == "draw")
             .count() as u64;
-        assert!(safe >= good, "{} leaves {safe} safe replies", m["move"]);
+        let c = m["trap_chance"].as_f64().unwrap();
+        assert_eq!(m["trap_depth"], 2, "{m}");
+        assert!(c <= chance, "{} sets more traps: {c}", m["move"]);
+        assert!(
+            c < chance || safe >= good,
+            "{} leaves {safe} safe replies",
+            m["move"]
+        );
+        if m["move"] == best["move"] {
+            assert_eq!(c, chance);
+        }
     }
 }
 
@@ -333,7 +349,7 @@ const BAD: &[(&str, &str, u16, &str)] = &[
     ("GET", "/api/query?variant=six&file=..%2F..%2Fetc%2Fpasswd&position=x", 400, "unknown parameter"),
     ("GET", "/api/variants?variant=../etc", 400, "unknown parameter"),
     ("GET", "/api/bestmove?variant=six&position=.../.../..../.../...+w+6+6&seed=-1", 400, "seed"),
-    ("GET", "/api/bestmove?variant=six&position=start&strength=master", 400, "expected perfect, strong, club, novice"),
+    ("GET", "/api/bestmove?variant=six&position=start&strength=master", 400, "expected perfect, expert, strong, advanced, intermediate, club, casual, novice"),
     ("GET", "/api/bestmove?variant=six&position=start&strength=novice&seed=x", 400, "seed"),
     ("GET", "/api/practice?variant=six", 400, "missing parameter \"sector\""),
     ("GET", "/api/practice?variant=six&sector=3-3-0", 400, "invalid sector 3-3-0"),
@@ -761,6 +777,8 @@ fn explore_counts_the_losing_replies_of_each_drawing_move() {
     let db = databases();
     let server = Server::start(&db, 5.0);
     let dbs = db.to_str().unwrap();
+    let six_v = Variant::by_name("six").unwrap();
+    let library = morris::Database::new(&db, &six_v).unwrap();
     let mut checked = 0;
     for p in six_positions(11, 40).iter().take(40) {
         let e = get(
@@ -771,7 +789,10 @@ fn explore_counts_the_losing_replies_of_each_drawing_move() {
         for m in e["moves"].as_array().unwrap() {
             if m["value"] != "draw" {
                 assert!(
-                    m["replies"].is_null() && m["losing_replies"].is_null(),
+                    m["replies"].is_null()
+                        && m["losing_replies"].is_null()
+                        && m["trap_chance"].is_null()
+                        && m["trap_depth"].is_null(),
                     "{m}"
                 );
                 continue;
@@ -783,6 +804,14 @@ fn explore_counts_the_losing_replies_of_each_drawing_move() {
             let losing = replies.iter().filter(|r| r["value"] == "loss").count();
             assert_eq!(m["replies"], replies.len(), "{p} {}", m["move"]);
             assert_eq!(m["losing_replies"], losing, "{p} {}", m["move"]);
+            // Two moves deep, as the library's search finds (its own test compares it with a
+            // slow one), to four decimals.
+            let (next, _) = Position::parse(&six_v, after).unwrap();
+            let t = traps::at_depth(&library, &[next], 2, u64::MAX)
+                .unwrap()
+                .unwrap()[0];
+            assert_eq!(m["trap_depth"], 2);
+            assert_eq!(m["trap_chance"], (t.chance * 1e4).round() / 1e4, "{p} {m}");
             checked += 1;
         }
     }
@@ -812,7 +841,15 @@ fn bestmove_at_weaker_levels_draws_among_the_solved_moves() {
             assert_eq!(perfect.body, at(&p, extra).body, "{p}{extra}");
         }
         let moves = q["moves"].as_array().unwrap();
-        for strength in ["strong", "club", "novice"] {
+        for strength in [
+            "expert",
+            "strong",
+            "advanced",
+            "intermediate",
+            "club",
+            "casual",
+            "novice",
+        ] {
             for seed in 0..4 {
                 let extra = format!("&strength={strength}&seed={seed}");
                 let r = at(&p, &extra);
@@ -1178,7 +1215,7 @@ fn line_answers_each_position_of_a_game_as_explore_does() {
         for (p, g) in positions.iter().zip(got) {
             let alone = get(
                 server.addr,
-                &format!("/api/explore?variant=six&position={}", enc(p)),
+                &format!("/api/explore?variant=six&position={}&traps=1", enc(p)),
             )
             .json();
             assert_eq!(g, &alone, "game {game}: {p}");
@@ -1200,6 +1237,20 @@ fn line_answers_each_position_of_a_game_as_explore_does() {
     // No moves: the start alone.
     let a = get(server.addr, "/api/line?variant=six&position=start").json();
     assert_eq!(a["positions"].as_array().unwrap().len(), 1);
+    // Traps one move deep unless asked; two as explore gives them; a depth outside 1 to 3 is
+    // refused, naming the range.
+    assert_eq!(a["positions"][0]["moves"][0]["trap_depth"], 1);
+    let two = get(server.addr, "/api/line?variant=six&position=start&traps=2").json();
+    let alone = get(server.addr, "/api/explore?variant=six&position=start").json();
+    assert_eq!(two["positions"][0], alone);
+    for bad in ["0", "4", "two", "-1"] {
+        let r = get(
+            server.addr,
+            &format!("/api/explore?variant=six&position=start&traps={bad}"),
+        );
+        assert_eq!(r.status, 400, "{}", r.text());
+        assert!(r.text().contains("traps must be 1, 2 or 3"), "{}", r.text());
+    }
     // Bad input: a position that cannot occur, a line longer than one request plays.
     let r = get(
         server.addr,
@@ -1218,4 +1269,90 @@ fn line_answers_each_position_of_a_game_as_explore_does() {
         "{}",
         r.text()
     );
+}
+
+/// Depth histograms: each sector's counts add up to its `stats` positions, and six's sectors
+/// together give the published histogram of the whole game (`data/results/six-standard-depths.tsv`,
+/// counted by `scripts/depths.py`, a reader of its own); a bad or unsolved sector is refused.
+#[test]
+fn depths_of_every_sector_add_up_to_the_published_histogram() {
+    let db = databases();
+    let server = Server::start(&db, 10.0);
+    let stats = get(server.addr, "/api/stats?variant=six").json();
+    let mut whole: std::collections::BTreeMap<(String, String), u64> = Default::default();
+    for s in stats["sectors"].as_array().unwrap() {
+        let sector = s["sector"].as_str().unwrap();
+        let d = get(
+            server.addr,
+            &format!("/api/depths?variant=six&sector={sector}"),
+        )
+        .json();
+        assert_eq!(d["sector"], sector);
+        assert_eq!(d["positions"], s["positions"], "{sector}");
+        let mut sum = d["draw"].as_u64().unwrap();
+        assert_eq!(d["draw"], s["draw"], "{sector}");
+        for value in ["win", "loss"] {
+            let counts = d[value].as_array().unwrap();
+            let total: u64 = counts.iter().map(|c| c.as_u64().unwrap()).sum();
+            assert_eq!(total, s[value].as_u64().unwrap(), "{sector} {value}");
+            if !counts.is_empty() {
+                assert_ne!(
+                    counts.last().unwrap(),
+                    0,
+                    "{sector} {value}: no trailing zeros"
+                );
+            }
+            sum += total;
+            for (depth, c) in counts.iter().enumerate() {
+                if c.as_u64().unwrap() > 0 {
+                    *whole
+                        .entry((depth.to_string(), value.to_string()))
+                        .or_default() += c.as_u64().unwrap();
+                }
+            }
+        }
+        assert_eq!(sum, s["positions"].as_u64().unwrap());
+        // The deepest value is the header's largest depth.
+        let longest = ["win", "loss"]
+            .map(|v| d[v].as_array().unwrap().len())
+            .into_iter()
+            .max()
+            .unwrap();
+        if longest > 0 {
+            assert_eq!(
+                longest as u64 - 1,
+                s["max_depth"].as_u64().unwrap(),
+                "{sector}"
+            );
+        }
+        *whole.entry(("-".into(), "draw".into())).or_default() += d["draw"].as_u64().unwrap();
+    }
+    let published = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/results/six-standard-depths.tsv"),
+    )
+    .unwrap();
+    let expected: std::collections::BTreeMap<(String, String), u64> = published
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("depth"))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            ((f[0].to_string(), f[1].to_string()), f[2].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(whole, expected);
+    for (target, status, words) in [
+        (
+            "/api/depths?variant=six&sector=9-3-0-0",
+            400,
+            "more than the 6 pieces",
+        ),
+        ("/api/depths?variant=six", 400, "missing parameter"),
+        ("/api/depths?variant=six&sector=nonsense", 400, "sector"),
+        ("/api/depths?variant=three&sector=3-3-0-0", 404, "solve"),
+    ] {
+        let r = get(server.addr, target);
+        assert_eq!(r.status, status, "{target}: {}", r.text());
+        assert!(r.text().contains(words), "{target}: {}", r.text());
+    }
 }

@@ -256,15 +256,35 @@ fn shown_within(browser: &Browser, position: &str, seconds: u64) -> Value {
     })
 }
 
-/// The shown value and moves are those of `query --json` for the same position, in order.
+/// The shown value and moves are those of `query --json` for the same position, in order,
+/// except that drawing moves come by their traps two moves deep (the library's search, to four
+/// decimals), the most first, ties in the command line's order.
 fn check_against_cli(db: &Path, page: &Value, position: &str) {
     let q = query_json(db, position);
     assert_eq!(page["value"], q["value"], "{position}");
     let depth = q["depth"].as_u64().map_or(String::new(), |d| d.to_string());
     assert_eq!(page["depth"], depth.as_str(), "{position}");
-    let expected: Vec<Value> = q["moves"]
-        .as_array()
-        .unwrap()
+    let six = Variant::by_name("six").unwrap();
+    let library = morris::Database::new(db, &six).unwrap();
+    let (pos, _) = Position::parse(&six, position).unwrap();
+    let traps = |m: &Value| -> i64 {
+        if m["value"] != "draw" {
+            return 0;
+        }
+        let mv = morris::Move::parse(six.board(), m["move"].as_str().unwrap()).unwrap();
+        let t = morris::query::traps::at_depth(&library, &[play(&pos, mv)], 2, u64::MAX)
+            .unwrap()
+            .unwrap()[0];
+        -(t.chance * 1e4).round() as i64
+    };
+    let mut moves: Vec<&Value> = q["moves"].as_array().unwrap().iter().collect();
+    // The command line's order: wins, then draws, then losses; only the draws move.
+    moves.sort_by_key(|m| match m["value"].as_str() {
+        Some("win") => (0, 0),
+        Some("draw") => (1, traps(m)),
+        _ => (2, 0),
+    });
+    let expected: Vec<Value> = moves
         .iter()
         .map(|m| {
             let depth = m["depth"].as_u64().map_or(String::new(), |d| d.to_string());
@@ -378,13 +398,45 @@ fn line_at_one_size(browser: &Browser, server: &Server, db: &Path) {
     assert_eq!(page["value"], "draw");
     assert!(page["verdict"].as_str().unwrap().starts_with("Draw"));
     check_against_cli(db, &page, start);
-    // Drawing moves say how many of the opponent's replies lose after them.
-    let words = browser
-        .js("return [...document.querySelectorAll('#moves .mv-val')].map(e => e.textContent)");
-    for w in words.as_array().unwrap() {
-        let w = w.as_str().unwrap();
-        assert!(w.starts_with("draw · ") && w.ends_with(" lose"), "{w}");
+    // Drawing moves say how many of the opponent's replies lose after them, and the chance that
+    // a random opponent loses within two of its moves; the list puts the most traps first (as
+    // check_against_cli found), and the board's marks carry the chance as well as "=".
+    let words = browser.js(
+        "return [...document.querySelectorAll('#moves li')].map(e =>
+           [e.querySelector('.mv-val').textContent, Number(e.dataset.trap), e.querySelector('button').title])",
+    );
+    let words = words.as_array().unwrap();
+    for w in words {
+        let (text, title) = (w[0].as_str().unwrap(), w[2].as_str().unwrap());
+        let percent = format!("{}%", (w[1].as_f64().unwrap() * 100.0).round());
+        assert!(
+            text.starts_with(&format!("draw · {percent} in 2 · ")) && text.ends_with(" lose"),
+            "{text}"
+        );
+        assert!(
+            title.contains(&format!(
+                "loses within 2 of them with a chance of {percent}"
+            )),
+            "{title}"
+        );
     }
+    let chances: Vec<f64> = words.iter().map(|w| w[1].as_f64().unwrap()).collect();
+    assert!(chances.windows(2).all(|p| p[0] >= p[1]), "{chances:?}");
+    assert!(
+        chances[0] > chances[chances.len() - 1],
+        "the traps differ: {chances:?}"
+    );
+    let labels =
+        browser.js("return [...document.querySelectorAll('text.depth')].map(t => t.textContent)");
+    let top = format!("={}%", (chances[0] * 100.0).round());
+    assert!(
+        labels
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| *l == top.as_str()),
+        "{labels} {top}"
+    );
 
     // Clicks on the board: three placements by White close the top mill a5-c5-e5, and the
     // fourth click removes Black's piece on b4.
@@ -696,6 +748,73 @@ fn stats_and_play_at_one_size(browser: &Browser, db: &Path) {
         .map(|r| r["sector"].as_str().unwrap())
         .collect();
     assert_eq!(order, json!(names));
+
+    // A sector's name opens its depth histogram: a bar per depth with positions, the counts
+    // in words, and a CSV whose rows add up to `stats --json`'s counts of the sector.
+    let sector = names[names.len() - 1];
+    browser.click(&format!(
+        "#stats-table tr[data-sector=\"{sector}\"] button.depths-open"
+    ));
+    let shown_depths = wait_for(Duration::from_secs(15), || {
+        let v = browser.js(
+            "return [document.getElementById('depths').hidden, document.getElementById('depths-sector').textContent,
+                     document.getElementById('depths-summary').textContent,
+                     document.querySelectorAll('#depths-chart rect').length, depthsCsv()]",
+        );
+        (v[0] == false && v[4] != "").then_some(v)
+    })
+    .expect("the depths were shown within 15 s");
+    let row = stats["sectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["sector"] == sector)
+        .unwrap();
+    assert_eq!(shown_depths[1], sector);
+    let summary = shown_depths[2].as_str().unwrap();
+    let count = |k: &str| row[k].as_u64().unwrap();
+    let words = |n: u64| {
+        let s = n.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    assert!(
+        summary.starts_with(&format!(
+            "{} positions: {} won, {} lost, {} drawn",
+            words(count("positions")),
+            words(count("win")),
+            words(count("loss")),
+            words(count("draw"))
+        )),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(&format!("the deepest {} plies", count("max_depth"))),
+        "{summary}"
+    );
+    let csv = shown_depths[4].as_str().unwrap();
+    let mut totals = std::collections::HashMap::new();
+    let mut bars = 0;
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        *totals.entry(f[1].to_string()).or_insert(0u64) += f[2].parse::<u64>().unwrap();
+        bars += u64::from(f[1] != "draw");
+    }
+    for k in ["win", "loss", "draw"] {
+        assert_eq!(totals.get(k).copied().unwrap_or(0), count(k), "{k}: {csv}");
+    }
+    assert!(csv.starts_with("depth,value,positions\n"), "{csv}");
+    assert_eq!(
+        shown_depths[3], bars,
+        "a bar per CSV row of wins and losses"
+    );
+    browser.click("#depths-close");
     browser.js(
         "const f = document.getElementById('stats-filter'); f.value = '';
          f.dispatchEvent(new Event('input'));

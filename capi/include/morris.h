@@ -528,8 +528,9 @@ int morris_moves_bits(const struct morris_db *db,
  * The move perfect play picks in a position in notation, as the explorer's
  * `GET /api/bestmove` without a seed: among the moves that keep the position's value (the
  * fastest wins, draws, the slowest losses), for a win the first in notation order; for a
- * draw or a loss the one that leaves the opponent the fewest replies keeping their value,
- * then the most mistakes, then the first in notation order. Its value is the position's own
+ * draw the one that sets the most traps (an opponent moving at random loses most often within
+ * two of its moves), for a loss the one that leaves the opponent the fewest replies keeping
+ * their value, then the most mistakes; then the first in notation order. Its value is the position's own
  * (`morris_probe_text`).
  *
  * Writes the move's notation and a NUL to `buf` (`MORRIS_MOVE_TEXT` bytes always suffice).
@@ -540,14 +541,19 @@ int morris_moves_bits(const struct morris_db *db,
  * `db` is a handle from `morris_open`; `position` is a NUL-terminated string; `buf` points
  * to `len` writable bytes.
  */
-int morris_best_move(const struct morris_db *db, const char *position, char *buf, size_t len);
+int morris_best_move(const struct morris_db *db,
+                     const char *position,
+                     char *buf,
+                     size_t len);
 
 /**
  * The move the database plays at a strength, as the explorer's `GET /api/bestmove` with the
- * same `strength` and `seed`: `strength` is `"perfect"` (or NULL), `"strong"`, `"club"` or
+ * same `strength` and `seed`: `strength` is `"perfect"` (or NULL), or a weaker level from
+ * `"expert"`, `"strong"`, `"advanced"`, `"intermediate"`, `"club"` and `"casual"` to
  * `"novice"`. Perfect play keeps the position's value as `morris_best_move` does, ties going
  * to the move `seed` chooses; the weaker levels draw among every solved move by a softmax over
- * value and depth (temperature 0.15, 0.35, 0.8), the same move for the same seed.
+ * value and depth (temperature 0.08 to 0.8; `docs/explorer.md` gives each level's measured
+ * error rates), the same move for the same seed.
  *
  * Writes the move's notation and a NUL to `buf` (`MORRIS_MOVE_TEXT` bytes always suffice).
  * Returns `MORRIS_OK`; `MORRIS_BAD_INPUT` for an unknown strength; `MORRIS_GAME_OVER`;

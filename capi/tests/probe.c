@@ -602,7 +602,7 @@ static void check_errors(const folder *f) {
              "bytes");
   char best[MORRIS_MOVE_TEXT];
   fails_with(morris_best_move_at(db, "start", "master", 1, best, sizeof best), MORRIS_BAD_INPUT,
-             "unknown strength", "unknown strength value \"master\" (expected perfect, strong, club, novice)");
+             "unknown strength", "unknown strength value \"master\" (expected perfect, expert, strong, advanced, intermediate, club, casual, novice)");
   check(small[0] == '\0', "small buffer", "holds \"%.1s\", not the empty string", small);
   fails_with(morris_point_name(db, points, small, sizeof small), MORRIS_BAD_INPUT,
              "point past the board", "does not exist");

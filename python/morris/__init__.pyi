@@ -247,7 +247,9 @@ class Database:
         self,
         position: PositionArg,
         *,
-        strength: Literal["perfect", "strong", "club", "novice"] = "perfect",
+        strength: Literal[
+            "perfect", "expert", "strong", "advanced", "intermediate", "club", "casual", "novice"
+        ] = "perfect",
         seed: Optional[int] = None,
     ) -> Optional[Move]:
         """The move the database plays (as ``GET /api/bestmove`` with the same strength and

@@ -437,11 +437,13 @@ impl PyDatabase {
     /// the game is over.
     ///
     /// `strength="perfect"` (the default) keeps the position's value: for a win the fastest,
-    /// for a draw or a loss the move that leaves the opponent the fewest replies keeping
-    /// theirs, then the most mistakes; ties go to the first in notation order, or with `seed`
-    /// to one chosen by the seed. `"strong"`, `"club"` and `"novice"` draw among every solved
-    /// move by a softmax over value and depth (temperature 0.15, 0.35, 0.8), repeatably with
-    /// `seed`, anew each call without one.
+    /// for a draw the move that sets the most traps (an opponent moving at random loses most
+    /// often within two moves), for a loss the move that leaves the opponent the fewest replies
+    /// keeping theirs, then the most mistakes; ties go to the first in notation order, or with `seed`
+    /// to one chosen by the seed. The weaker levels, `"expert"`, `"strong"`, `"advanced"`,
+    /// `"intermediate"`, `"club"`, `"casual"` and `"novice"`, draw among every solved move by a
+    /// softmax over value and depth (temperature 0.08 to 0.8), repeatably with `seed`, anew each
+    /// call without one.
     #[pyo3(
         signature = (position, *, strength = Text(String::from("perfect")), seed = None),
         text_signature = "($self, position, *, strength='perfect', seed=None)"

@@ -2,8 +2,10 @@
 
 mod analysis;
 mod bestmove;
+pub mod depths;
 mod random;
 mod strength;
+pub mod traps;
 pub mod wire;
 
 pub use analysis::{Analysis, MoveValue};

@@ -18,25 +18,38 @@ use crate::invalid::InvalidInput;
 use crate::rules::{clip, generate, play, Move, Position, Value};
 use crate::store::Database;
 
-/// How well the engine plays.
+/// How well the engine plays: perfect play, or a softmax at one of seven temperatures, whose
+/// error rates `scripts/strength_ladder.py` measures (`docs/explorer.md` publishes them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strength {
     /// Perfect play: [`super::choose`].
     Perfect,
+    /// Softmax at temperature 0.08: a result given away very rarely.
+    Expert,
     /// Softmax at temperature 0.15: nearly always the best move, now and then a slower win.
     Strong,
+    /// Softmax at temperature 0.2.
+    Advanced,
+    /// Softmax at temperature 0.26.
+    Intermediate,
     /// Softmax at temperature 0.35: mostly good moves, a draw or a loss given away at times.
     Club,
+    /// Softmax at temperature 0.5.
+    Casual,
     /// Softmax at temperature 0.8: a beginner, who often misses the best move.
     Novice,
 }
 
 impl Strength {
     /// Every level, strongest first.
-    pub const ALL: [Strength; 4] = [
+    pub const ALL: [Strength; 8] = [
         Strength::Perfect,
+        Strength::Expert,
         Strength::Strong,
+        Strength::Advanced,
+        Strength::Intermediate,
         Strength::Club,
+        Strength::Casual,
         Strength::Novice,
     ];
 
@@ -44,8 +57,12 @@ impl Strength {
     pub fn name(self) -> &'static str {
         match self {
             Strength::Perfect => "perfect",
+            Strength::Expert => "expert",
             Strength::Strong => "strong",
+            Strength::Advanced => "advanced",
+            Strength::Intermediate => "intermediate",
             Strength::Club => "club",
+            Strength::Casual => "casual",
             Strength::Novice => "novice",
         }
     }
@@ -69,8 +86,12 @@ impl Strength {
     pub fn temperature(self) -> Option<f64> {
         match self {
             Strength::Perfect => None,
+            Strength::Expert => Some(0.08),
             Strength::Strong => Some(0.15),
+            Strength::Advanced => Some(0.2),
+            Strength::Intermediate => Some(0.26),
             Strength::Club => Some(0.35),
+            Strength::Casual => Some(0.5),
             Strength::Novice => Some(0.8),
         }
     }
@@ -238,7 +259,8 @@ mod tests {
     fn probabilities_sum_to_one_and_sharpen_as_the_level_rises() {
         let values = [Value::Win(5), Value::Win(9), Value::Draw, Value::Loss(8)];
         let mut best = Vec::new();
-        for s in [Strength::Novice, Strength::Club, Strength::Strong] {
+        // Weakest first: the best move's chance grows at every step of the ladder.
+        for s in Strength::ALL[1..].iter().rev().copied() {
             let p = probabilities(&values, s.temperature().unwrap());
             assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             assert!(p.windows(2).all(|w| w[0] > w[1]), "{s:?}: {p:?}");
@@ -289,8 +311,14 @@ mod tests {
         }
         assert_eq!(
             Strength::parse("grandmaster").unwrap_err().to_string(),
-            "unknown strength value \"grandmaster\" (expected perfect, strong, club, novice)"
+            "unknown strength value \"grandmaster\" (expected perfect, expert, strong, advanced, \
+             intermediate, club, casual, novice)"
         );
         assert_eq!(Strength::Perfect.temperature(), None);
+        let t: Vec<f64> = Strength::ALL[1..]
+            .iter()
+            .map(|s| s.temperature().unwrap())
+            .collect();
+        assert!(t.windows(2).all(|w| w[0] < w[1]), "strongest first: {t:?}");
     }
 }

@@ -132,6 +132,23 @@ pub struct SectorJson {
     pub checksum: String,
 }
 
+/// `GET /api/depths`: one sector's depth histogram ([`crate::query::depths`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct DepthsJson {
+    /// The variant's name.
+    pub variant: String,
+    /// `W-B-WF-BF`.
+    pub sector: String,
+    /// Canonical positions (used slots): the sum of the counts below, as `stats --json` has it.
+    pub positions: u64,
+    /// `win[d]`: positions won in `d` plies by the side to move (`d` from 0).
+    pub win: Vec<u64>,
+    /// `loss[d]`: positions lost in `d` plies.
+    pub loss: Vec<u64>,
+    /// Drawn positions.
+    pub draw: u64,
+}
+
 /// `stats --json` (the contract): every solved sector's counts, and the start's value.
 #[derive(Clone, Debug, Serialize)]
 pub struct StatsJson {
@@ -335,6 +352,13 @@ pub struct ExploreMoveJson {
     /// the opponent's task, as Malom's ultra-strong advice ranks drawn moves); `null` otherwise
     /// or when a reply's value is not solved.
     pub losing_replies: Option<u32>,
+    /// For a drawing move: the chance that an opponent choosing its moves at random loses within
+    /// `trap_depth` of them while the drawing side keeps the draw and sets the most traps
+    /// ([`crate::query::traps`]), to four decimals; `null` otherwise.
+    pub trap_chance: Option<f64>,
+    /// How many of the opponent's moves `trap_chance` looks at (2, or 1 where looking deeper
+    /// would take too long or reach an unsolved sector); `null` with it.
+    pub trap_depth: Option<u32>,
 }
 
 /// `GET /api/line`: the explorer's view of each position of a game's line, in one answer.
@@ -465,7 +489,7 @@ pub struct BestMoveJson {
     pub depth: Option<u32>,
     /// The position after it.
     pub after: String,
-    /// `fastest-win`, `draw-fewest-safe-replies` or `slowest-loss-fewest-winning-replies`;
+    /// `fastest-win`, `draw-most-traps` or `slowest-loss-fewest-winning-replies`;
     /// `sampled` for a weaker level ([`crate::query::Strength`]).
     pub rule: &'static str,
     /// The rule and its numbers, in words.
@@ -479,4 +503,14 @@ pub struct BestMoveJson {
     pub good_replies: Option<usize>,
     /// The opponent's legal replies after the chosen move.
     pub replies: usize,
+    /// For a draw under perfect play: the chosen move's traps, as `/api/explore`'s
+    /// `trap_chance`; `null` otherwise.
+    pub trap_chance: Option<f64>,
+    /// How many of the opponent's moves `trap_chance` looks at; `null` with it.
+    pub trap_depth: Option<u32>,
+}
+
+/// `x` to four decimals, as the JSON gives chances.
+pub fn rounded(x: f64) -> f64 {
+    (x * 1e4).round() / 1e4
 }

@@ -12,7 +12,7 @@ use super::catalog::Opened;
 use super::params::Params;
 use crate::error::Error;
 use crate::query::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
-use crate::query::{choose, random_seed, sample, Choice, Rule, Sample, Strength};
+use crate::query::{choose, random_seed, sample, traps, Choice, Rule, Sample, Strength};
 use crate::rules::clip;
 use crate::rules::Value;
 use crate::rules::Variant;
@@ -76,12 +76,18 @@ pub(super) async fn query(State(app): State<Arc<App>>, RawQuery(q): RawQuery) ->
 
 /// `GET /api/explore`.
 pub(super) async fn explore(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
-    answer(app, q, &["variant", "position"], explore_work).await
+    answer(app, q, &["variant", "position", "traps"], explore_work).await
 }
 
 /// `GET /api/line`.
 pub(super) async fn line(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
-    answer(app, q, &["variant", "position", "moves"], line_work).await
+    answer(
+        app,
+        q,
+        &["variant", "position", "moves", "traps"],
+        line_work,
+    )
+    .await
 }
 
 /// The most moves `GET /api/line` plays in one request (a request head is at most 16 KiB).
@@ -91,6 +97,9 @@ const LINE_MOVES: usize = 2_000;
 /// comma-separated list), as `explore` answers it. A move that is not legal where it stands
 /// ends the line there, and the answer says which and why.
 fn line_work(app: &App, p: &Params) -> Result<String, ApiError> {
+    // One of the opponent's moves unless asked: a game's every position two deep would take
+    // seconds; the page asks `explore` of the position it shows.
+    let depth = p.traps(1)?;
     let (opened, variant) = app.select(p)?;
     let (mut pos, mut turn) = position(&variant, &opened, p)?;
     let moves: Vec<&str> = p
@@ -110,7 +119,7 @@ fn line_work(app: &App, p: &Params) -> Result<String, ApiError> {
     }
     let mut positions = Vec::with_capacity(moves.len() + 1);
     let mut stopped = None;
-    positions.push(explore_position(&opened, &variant, &pos, turn)?);
+    positions.push(explore_position(&opened, &variant, &pos, turn, depth)?);
     for (i, name) in moves.iter().enumerate() {
         let here = positions.last().expect("the start is explored");
         let Some(next) = here.moves.iter().find(|m| m.mv == *name) else {
@@ -127,7 +136,7 @@ fn line_work(app: &App, p: &Params) -> Result<String, ApiError> {
             break;
         };
         (pos, turn) = Position::parse(&variant, &next.position)?;
-        positions.push(explore_position(&opened, &variant, &pos, turn)?);
+        positions.push(explore_position(&opened, &variant, &pos, turn, depth)?);
     }
     Ok(wire::line(&wire::LineJson {
         variant: variant.name().to_string(),
@@ -161,6 +170,28 @@ pub(super) async fn practice(State(app): State<Arc<App>>, RawQuery(q): RawQuery)
 /// `GET /api/stats`: exactly `stats --json`.
 pub(super) async fn stats(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
     answer(app, q, &["variant"], stats_work).await
+}
+
+/// `GET /api/depths`.
+pub(super) async fn depths(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
+    answer(app, q, &["variant", "sector"], depths_work).await
+}
+
+/// One sector's depth histogram: every slot read, so nine's largest sectors take seconds.
+fn depths_work(app: &App, p: &Params) -> Result<String, ApiError> {
+    // A sector is a few characters: a longer text is refused clipped.
+    let sector: Sector = clip(p.required("sector")?).parse()?;
+    let (opened, variant) = app.select(p)?;
+    opened.reachable.check_sector(sector)?;
+    let d = crate::query::depths::depths(&opened.db, sector)?;
+    Ok(wire::line(&wire::DepthsJson {
+        variant: variant.name().to_string(),
+        sector: sector.to_string(),
+        positions: d.positions(),
+        win: d.win,
+        loss: d.loss,
+        draw: d.draw,
+    }))
 }
 
 /// Any other path.
@@ -267,19 +298,22 @@ fn stats_work(app: &App, p: &Params) -> Result<String, ApiError> {
 }
 
 fn explore_work(app: &App, p: &Params) -> Result<String, ApiError> {
+    let depth = p.traps(traps::DEPTH)?;
     let (opened, variant) = app.select(p)?;
     let (pos, turn) = position(&variant, &opened, p)?;
     Ok(wire::line(&explore_position(
-        &opened, &variant, &pos, turn,
+        &opened, &variant, &pos, turn, depth,
     )?))
 }
 
-/// The position with each move's parts and result; values where their sectors are solved.
+/// The position with each move's parts and result; values where their sectors are solved; the
+/// drawing moves' traps up to `trap_depth` of the opponent's moves.
 fn explore_position(
     opened: &Opened,
     variant: &Variant,
     pos: &Position,
     turn: Color,
+    trap_depth: u32,
 ) -> Result<ExploreJson, Error> {
     let db = &opened.db;
     let board = variant.board();
@@ -302,6 +336,7 @@ fn explore_position(
         }
         Err(e) => return Err(e),
     };
+    let drawing = drawing_traps(db, pos, &moves, trap_depth)?;
     let (white, black) = match turn {
         Color::White => (pos.mover, pos.opponent),
         Color::Black => (pos.opponent, pos.mover),
@@ -325,9 +360,21 @@ fn explore_position(
         moves: moves
             .into_iter()
             .map(|(mv, v)| {
-                let (replies, losing_replies) = match v {
-                    Some(Value::Draw) => draw_quality(db, variant, &play(pos, mv))?,
-                    _ => (None, None),
+                let (replies, losing_replies, trap_chance, trap_depth) = match v {
+                    Some(Value::Draw) => match drawing.iter().find(|(m, _)| *m == mv) {
+                        Some((_, t)) => (
+                            Some(t.replies),
+                            Some(t.losing),
+                            Some(wire::rounded(t.chance)),
+                            Some(t.depth),
+                        ),
+                        None => {
+                            let (n, losing) = draw_quality(db, variant, &play(pos, mv))?;
+                            let chance = losing.map(|l| wire::rounded(f64::from(l) / f64::from(n)));
+                            (Some(n), losing, chance, losing.map(|_| 1))
+                        }
+                    },
+                    _ => (None, None, None, None),
                 };
                 Ok(ExploreMoveJson {
                     mv: mv.to_notation(board),
@@ -339,6 +386,8 @@ fn explore_position(
                     position: play(pos, mv).to_notation(variant, turn.other()),
                     replies,
                     losing_replies,
+                    trap_chance,
+                    trap_depth,
                 })
             })
             .collect::<Result<_, Error>>()?,
@@ -373,7 +422,7 @@ fn draw_quality(
     db: &crate::store::Database,
     variant: &Variant,
     next: &Position,
-) -> Result<(Option<u32>, Option<u32>), Error> {
+) -> Result<(u32, Option<u32>), Error> {
     let replies = generate(variant, next);
     let mut losing = 0;
     for &r in &replies {
@@ -381,10 +430,32 @@ fn draw_quality(
         match known(db.probe(&play(next, r)))? {
             Some(Value::Win(_)) => losing += 1,
             Some(_) => {}
-            None => return Ok((Some(replies.len() as u32), None)),
+            None => return Ok((replies.len() as u32, None)),
         }
     }
-    Ok((Some(replies.len() as u32), Some(losing)))
+    Ok((replies.len() as u32, Some(losing)))
+}
+
+/// The traps of each drawing move of `moves` ([`traps::deepest`] up to `depth`), or none when
+/// a sector they reach is not solved (the moves are then counted one reply deep, as far as
+/// their sectors are solved).
+fn drawing_traps(
+    db: &crate::store::Database,
+    pos: &Position,
+    moves: &[(Move, Option<Value>)],
+    depth: u32,
+) -> Result<Vec<(Move, traps::Traps)>, Error> {
+    let drawing: Vec<Move> = moves
+        .iter()
+        .filter(|(_, v)| *v == Some(Value::Draw))
+        .map(|&(mv, _)| mv)
+        .collect();
+    let after: Vec<Position> = drawing.iter().map(|&mv| play(pos, mv)).collect();
+    match traps::deepest(db, &after, depth, traps::BUDGET) {
+        Ok(found) => Ok(drawing.into_iter().zip(found).collect()),
+        Err(Error::Missing(_)) => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
 }
 
 /// A probe's value, `None` for an unsolved sector; other errors pass.
@@ -457,6 +528,8 @@ fn perfect_move(
         candidates: choice.candidates,
         good_replies: choice.good_replies,
         replies: choice.replies,
+        trap_chance: choice.traps.map(|t| wire::rounded(t.chance)),
+        trap_depth: choice.traps.map(|t| t.depth),
     })
 }
 
@@ -480,6 +553,8 @@ fn sampled_move(
         candidates: s.candidates,
         good_replies: None,
         replies: s.replies,
+        trap_chance: None,
+        trap_depth: None,
     }
 }
 
@@ -514,16 +589,23 @@ fn reason(choice: &Choice) -> String {
                 plies(depth)
             ),
         },
-        Rule::DrawFewestSafeReplies => match choice.candidates {
-            1 => format!(
+        Rule::DrawMostTraps => match (choice.candidates, choice.traps) {
+            (1, _) => format!(
                 "a draw, the only drawing move; of the opponent's {}, {good} {} not lose",
                 replies(all),
                 if good == 1 { "does" } else { "do" }
             ),
-            n => format!(
-                "a draw; of the {n} drawing moves, one that leaves the opponent the fewest replies \
-                 that do not lose ({good} of {all})"
+            (n, Some(t)) => format!(
+                "a draw; of the {n} drawing moves, one that sets the most traps: an opponent \
+                 moving at random loses {} with a chance of {:.0}% ({good} of its {all} replies \
+                 keep the draw)",
+                match t.depth {
+                    1 => String::from("at once"),
+                    d => format!("within {d} of its moves"),
+                },
+                100.0 * t.chance
             ),
+            (n, None) => format!("a draw, one of {n} drawing moves"),
         },
         Rule::SlowestLossFewestWinningReplies => match choice.candidates {
             1 => format!(
@@ -603,6 +685,12 @@ mod tests {
             candidates,
             good_replies: good,
             replies: 7,
+            traps: (rule == Rule::DrawMostTraps).then_some(traps::Traps {
+                replies: 7,
+                losing: 7 - good.unwrap_or(0) as u32,
+                chance: 0.6,
+                depth: 2,
+            }),
         }
     }
 
@@ -614,12 +702,17 @@ mod tests {
             win(25, 3),
             "a win in 25 plies, the fastest; 3 moves win as fast"
         );
-        let draw = |n, good| reason(&choice(Rule::DrawFewestSafeReplies, Value::Draw, n, good));
+        let draw = |n, good| reason(&choice(Rule::DrawMostTraps, Value::Draw, n, good));
         assert_eq!(
             draw(1, Some(1)),
             "a draw, the only drawing move; of the opponent's 7 replies, 1 does not lose"
         );
-        assert!(draw(4, Some(2)).starts_with("a draw; of the 4 drawing moves,"));
+        assert_eq!(
+            draw(4, Some(2)),
+            "a draw; of the 4 drawing moves, one that sets the most traps: an opponent moving at \
+             random loses within 2 of its moves with a chance of 60% (2 of its 7 replies keep \
+             the draw)"
+        );
         let loss = reason(&choice(
             Rule::SlowestLossFewestWinningReplies,
             Value::Loss(2),

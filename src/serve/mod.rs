@@ -12,6 +12,7 @@
 //! | `/api/bestmove?variant=..&position=..[&seed=N][&strength=S]` | [`crate::query::wire::BestMoveJson`]: the move perfect play picks ([`crate::query::choose`]), or a weaker level draws ([`crate::query::sample`]) |
 //! | `/api/line?variant=..&position=..&moves=M1,M2,..` | [`crate::query::wire::LineJson`]: `explore`'s answer for each position of a line, in one request; an illegal move ends it |
 //! | `/api/practice?variant=..&sector=W-B-WF-BF[&value=V][&min_depth=D][&side=w\|b][&seed=N]` | [`crate::query::wire::PracticeJson`]: a random solved position of the sector, with value V if given, a win or loss at least D plies from the end, the side to move `side` where the hands allow |
+//! | `/api/depths?variant=..&sector=W-B-WF-BF` | [`crate::query::wire::DepthsJson`]: the sector's depth histogram, every slot read |
 //!
 //! Every API route but `variants` takes the rule switches by name (`flying`, `removal`,
 //! `phases`, `full-board`); `variant` defaults to `nine` as on the command line. Names and
@@ -159,6 +160,7 @@ fn router(app: Arc<App>, timeout: Duration, cors: Cors) -> Router {
         .route("/api/practice", get(api::practice))
         .route("/api/line", get(api::line))
         .route("/api/stats", get(api::stats))
+        .route("/api/depths", get(api::depths))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .with_state(app)

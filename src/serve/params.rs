@@ -32,6 +32,24 @@ impl Params {
             .transpose()
     }
 
+    /// The `traps` parameter: how many of the opponent's moves a drawing move's traps look at,
+    /// 1 to 3; `default` when not given.
+    pub(super) fn traps(&self, default: u32) -> Result<u32, ApiError> {
+        match self.get("traps") {
+            None => Ok(default),
+            Some(s) => match s.parse::<u32>() {
+                Ok(n @ 1..=3) => Ok(n),
+                _ => Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!(
+                        "traps must be 1, 2 or 3 (moves of the opponent), found {:?}",
+                        clip(s)
+                    ),
+                )),
+            },
+        }
+    }
+
     /// Decodes `raw` (`application/x-www-form-urlencoded`), accepting the names in `allowed`
     /// and the rule switches, each once.
     ///

@@ -99,10 +99,29 @@ function plies(n) {
 // A move's value for the side to move, short.
 function moveWords(m) {
   if (m.value === null) return 'not solved';
-  // A drawing move's quality: how many of the opponent's replies lose after it.
+  // A drawing move's quality: how many of the opponent's replies lose after it, and the chance
+  // that an opponent moving at random loses within `trap_depth` of its moves.
+  if (m.value === 'draw' && m.losing_replies != null && m.trap_depth > 1) {
+    return `draw · ${trapPercent(m)} in ${m.trap_depth} · ${m.losing_replies}/${m.replies} lose`;
+  }
   if (m.value === 'draw' && m.losing_replies != null) return `draw · ${m.losing_replies}/${m.replies} lose`;
   if (m.value === 'draw') return 'draw';
   return `${m.value} in ${m.depth}`;
+}
+
+// A drawing move's trap chance as a whole percent ("96%"; "<1%" when small but not none).
+function trapPercent(m) {
+  const p = 100 * m.trap_chance;
+  return p > 0 && p < 1 ? '<1%' : `${Math.round(p)}%`;
+}
+
+// What a drawing move's figures mean, for its tooltip.
+function trapTitle(m) {
+  if (m.value !== 'draw' || m.losing_replies == null) return '';
+  const now = `${m.losing_replies} of the opponent's ${m.replies} replies lose at once`;
+  if (!(m.trap_depth > 1)) return now;
+  return `${now}; an opponent choosing its moves at random loses within ${m.trap_depth} of them `
+    + `with a chance of ${trapPercent(m)}, if you keep the draw and set the most traps`;
 }
 
 // The position's value in words, naming the winner.
@@ -139,10 +158,11 @@ function pieces(position, board) {
   return out;
 }
 
-// Orders values from the mover's point of view, best first (as the API does).
+// Orders values from the mover's point of view, best first (as the API does), and drawing
+// moves by their traps (a chance to four decimals), the most first.
 function rank(m) {
   if (m.value === 'win') return m.depth;
-  if (m.value === 'draw') return 10000;
+  if (m.value === 'draw') return 10000 + (m.trap_chance == null ? 1 : 1 - m.trap_chance);
   if (m.value === 'loss') return 20000 - m.depth;
   return 30000;
 }
@@ -855,10 +875,11 @@ function moveMarks(moves) {
 }
 
 // A target's label, readable without its colour: +depth for a win, −depth for a loss, = for a
-// draw, ? for a move whose value is not solved.
+// draw (with its trap chance where it was looked at past one move: "=96%"), ? for a move whose
+// value is not solved.
 function markLabel(m) {
   if (m.value === null) return '?';
-  if (m.value === 'draw') return '=';
+  if (m.value === 'draw') return m.trap_depth > 1 ? `=${trapPercent(m)}` : '=';
   return `${m.value === 'win' ? '+' : '\u2212'}${m.depth}`;
 }
 
@@ -1062,6 +1083,7 @@ function renderMoves() {
   list.replaceChildren();
   const moves = d ? [...d.moves] : [];
   if (state.hideEval) moves.sort((a, b) => (a.move < b.move ? -1 : a.move > b.move ? 1 : 0));
+  else moves.sort((a, b) => rank(a) - rank(b)); // stable: the API's order among equals
   $('move-count').textContent = d ? `(${moves.length}${d.turn ? `, for ${COLOR[d.turn]}` : ''})` : '';
   const placing = moves.some((m) => m.from === null);
   const moving = moves.some((m) => m.from !== null);
@@ -1078,8 +1100,10 @@ function renderMoves() {
       'data-move': m.move,
       'data-value': state.hideEval ? null : (m.value || 'unknown'),
       'data-depth': state.hideEval || m.depth === null ? '' : String(m.depth),
+      'data-trap': state.hideEval || m.trap_chance == null ? null : String(m.trap_chance),
     });
-    const b = el('button', { type: 'button', title: `Play ${m.move}` });
+    const traps = state.hideEval ? '' : trapTitle(m);
+    const b = el('button', { type: 'button', title: `Play ${m.move}${traps ? `: ${traps}` : ''}` });
     b.append(el('span', { class: 'mv-name' }, m.move));
     if (!state.hideEval) b.append(el('span', { class: 'mv-val' }, moveWords(m)));
     b.disabled = !humanToMove();
@@ -1418,6 +1442,8 @@ async function renderStats() {
   $('stats-chart').replaceChildren();
   $('stats-table').replaceChildren();
   $('stats-shown').textContent = '';
+  $('depths').hidden = true;
+  depthsView.data = null;
   $('stats-summary').textContent = 'Loading…';
   statsView.stats = null;
   let stats;
@@ -1502,21 +1528,109 @@ function renderStatsRows() {
     const row = el('tr', { 'data-sector': s.sector });
     for (const c of STATS_COLUMNS) {
       const v = s[c];
+      if (c === 'sector') {
+        // The sector's name opens its depth histogram.
+        const b = el('button', { type: 'button', class: 'depths-open', title: `The depths of ${v}` }, v);
+        b.addEventListener('click', () => showDepths(v));
+        const cell = el('td');
+        cell.append(b);
+        row.append(cell);
+        continue;
+      }
       row.append(el('td', {}, typeof v === 'number' ? v.toLocaleString('en') : v));
     }
     table.append(row);
   }
 }
 
-// Saves the selected sectors as a CSV file.
-function downloadStatsCsv() {
-  if (!statsView.stats) return;
-  const blob = new Blob([statsCsv()], { type: 'text/csv' });
-  const a = el('a', { href: URL.createObjectURL(blob), download: `${label(statsView.game).replace(/[^A-Za-z0-9.-]+/g, '-')}-sectors.csv` });
+// The depth histogram shown (`/api/depths`' answer), if any.
+const depthsView = { data: null, game: null };
+
+// Reads a sector's depth histogram (every slot: nine's largest sectors take seconds) and draws
+// it: wins above the axis, losses below, one bar per depth.
+async function showDepths(sector) {
+  const game = state.game;
+  depthsView.data = null;
+  $('depths').hidden = false;
+  $('depths-sector').textContent = sector;
+  $('depths-summary').textContent = 'Counting every position of the sector…';
+  $('depths-chart').replaceChildren();
+  $('depths-csv').disabled = true;
+  let data;
+  try {
+    data = await api('depths', { ...gameParams(game), sector });
+  } catch (e) {
+    $('depths-summary').textContent = e.message;
+    return;
+  }
+  if (state.game !== game || $('depths-sector').textContent !== sector) return;
+  depthsView.data = data;
+  depthsView.game = game;
+  $('depths-csv').disabled = false;
+  const won = data.win.reduce((t, n) => t + n, 0);
+  const lost = data.loss.reduce((t, n) => t + n, 0);
+  const deepest = Math.max(data.win.length, data.loss.length) - 1;
+  $('depths-summary').textContent = `${data.positions.toLocaleString('en')} positions: `
+    + `${won.toLocaleString('en')} won, ${lost.toLocaleString('en')} lost, ${data.draw.toLocaleString('en')} drawn`
+    + (deepest >= 0 ? `; the deepest ${plies(deepest)}.` : '.');
+  drawDepths(data);
+  $('depths').scrollIntoView({ block: 'nearest' });
+}
+
+function drawDepths(data) {
+  const chart = $('depths-chart');
+  const n = Math.max(data.win.length, data.loss.length, 1);
+  const shown = Math.round(chart.getBoundingClientRect().width) || 716;
+  const width = Math.max(shown, 200);
+  const half = 90;
+  const left = 6;
+  const barW = (width - 2 * left) / n;
+  const top = Math.max(1, ...data.win, ...data.loss);
+  chart.setAttribute('viewBox', `0 0 ${width} ${2 * half + 30}`);
+  chart.append(svg('line', { class: 'axis', x1: 0, y1: half + 10, x2: width, y2: half + 10 }));
+  for (const [kind, counts, sign] of [['win', data.win, -1], ['loss', data.loss, 1]]) {
+    counts.forEach((count, d) => {
+      if (count === 0) return;
+      const h = Math.max(1, (count / top) * half);
+      const r = svg('rect', {
+        class: `bar-${kind}`, x: left + d * barW, y: sign < 0 ? half + 10 - h : half + 10,
+        width: Math.max(1, barW - 1), height: h, 'data-depth': d,
+      });
+      r.append(svg('title', {}, `${kind} in ${plies(d)}: ${count.toLocaleString('en')}`));
+      chart.append(r);
+    });
+  }
+  chart.append(svg('text', { x: left, y: 2 * half + 26 }, '0'));
+  chart.append(svg('text', { x: width - left, y: 2 * half + 26, 'text-anchor': 'end' }, plies(n - 1)));
+}
+
+// The histogram as CSV, as `scripts/depths.py` writes a whole game's (tab-separated there):
+// `depth,value,positions`, wins and losses by depth, then the draws.
+function depthsCsv() {
+  const d = depthsView.data;
+  if (!d) return '';
+  const lines = ['depth,value,positions'];
+  const deepest = Math.max(d.win.length, d.loss.length);
+  for (let i = 0; i < deepest; i++) {
+    for (const kind of ['win', 'loss']) if (d[kind][i]) lines.push(`${i},${kind},${d[kind][i]}`);
+  }
+  lines.push(`-,draw,${d.draw}`);
+  return `${lines.join('\n')}\n`;
+}
+
+// Saves `text` as a CSV file named after the game and `what`.
+function downloadCsv(text, game, what) {
+  const blob = new Blob([text], { type: 'text/csv' });
+  const a = el('a', { href: URL.createObjectURL(blob), download: `${label(game).replace(/[^A-Za-z0-9.-]+/g, '-')}-${what}.csv` });
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// Saves the selected sectors as a CSV file.
+function downloadStatsCsv() {
+  if (statsView.stats) downloadCsv(statsCsv(), statsView.game, 'sectors');
 }
 
 function listenStats() {
@@ -1531,6 +1645,13 @@ function listenStats() {
     renderStatsRows();
   });
   $('stats-csv').addEventListener('click', downloadStatsCsv);
+  $('depths-csv').addEventListener('click', () => {
+    if (depthsView.data) downloadCsv(depthsCsv(), depthsView.game, `depths-${depthsView.data.sector}`);
+  });
+  $('depths-close').addEventListener('click', () => {
+    $('depths').hidden = true;
+    depthsView.data = null;
+  });
 }
 
 // ---------------------------------------------------------------- wiring
