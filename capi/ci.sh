@@ -65,6 +65,13 @@ args=(--variant six --positions "$work/positions.txt" --expected "$work/expected
 "$work/probe-static" "${args[@]}"
 LD_LIBRARY_PATH="$target/release" "$work/probe-shared" "${args[@]}"
 
+step "the probe bench, small"
+# capi/tests/bench.c times the calls on a sample (docs/c.md#speed has nine's figures); here it
+# only has to build without warnings and answer every position of six's database and tables.
+"$cc" "${flags[@]}" capi/tests/bench.c "$target/release/libmorris.a" -lm -ldl -o "$work/bench"
+"$work/bench" "$work/db" six "$work/positions.txt"
+"$work/bench" "$work/tables" six "$work/positions.txt"
+
 step "docs/c.md's examples"
 # Every example of the guide, compiled (warnings as errors) and run as the page says, in a folder
 # of its own, its output compared with what the page shows.

@@ -132,7 +132,7 @@ def main():
         cells = [f"{percent(*t.rate(p))} of {t.rate(p)[1]:,}" for p in phases]
         cells.append(f"{percent(*t.rate())} of {t.rate()[1]:,}")
         cells.append(f"{percent(t.move_errors, t.moves)} of {t.moves:,}")
-        cells.append(f"{t.lost} of {t.games}")
+        cells.append(f"{t.lost:,} of {t.games:,}")
         if args.markdown:
             print(f"| {level} | " + " | ".join(cells) + " |")
         else:

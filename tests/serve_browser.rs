@@ -2347,11 +2347,31 @@ fn truthful_at_one_size(browser: &Browser, server: &Server) {
     let styled = browser.js("return document.querySelectorAll('[style]').length");
     assert_eq!(styled, 0, "elements with an inline style");
 
-    // The note names the chosen strength; "perfectly" only at full strength.
+    // The list offers every level the API knows, strongest first; the note names the chosen
+    // strength, "perfectly" only at full strength.
     browser.click("#tab-play");
+    let offered =
+        browser.js("return [...document.querySelectorAll('#strength option')].map(o => o.value)");
+    assert_eq!(
+        offered,
+        json!([
+            "perfect",
+            "expert",
+            "strong",
+            "advanced",
+            "intermediate",
+            "club",
+            "casual",
+            "novice"
+        ])
+    );
     for (strength, words) in [
         ("club", "club strength"),
         ("novice", "novice strength"),
+        ("expert", "expert strength"),
+        ("advanced", "advanced strength"),
+        ("intermediate", "intermediate strength"),
+        ("casual", "casual strength"),
         ("strong", "strong strength"),
         ("perfect", "perfectly"),
     ] {
@@ -2385,4 +2405,136 @@ fn truthful_at_one_size(browser: &Browser, server: &Server) {
           return found");
     assert_eq!(leaks, json!([]), "the hidden evaluation shows");
     browser.js("localStorage.removeItem('morris.hideEval'); return null");
+}
+
+#[test]
+fn the_endgame_course_passes_a_won_lesson_and_fails_a_given_away_one() {
+    on_six_at_each_size(
+        "the_endgame_course_passes_a_won_lesson_and_fails_a_given_away_one",
+        "serve-browser-course",
+        course_at_one_size,
+    );
+}
+
+/// The course's state: the lessons listed (with their classes), the status, and whether the
+/// user is to move in a shown position of Play.
+fn course_state(browser: &Browser) -> Value {
+    browser.js(
+        "return {lessons: [...document.querySelectorAll('#course-lessons li')].map(l => [l.dataset.lesson, l.className]),
+                 status: document.getElementById('course-status').textContent,
+                 ready: document.body.dataset.ready === 'true',
+                 mine: !!state.data && state.data.moves.length > 0 && state.data.turn === state.human && humanToMove(),
+                 stored: localStorage.getItem(courseKey())};",
+    )
+}
+
+/// Plays a lesson of six's course: clicking the first move of the list (the best: the fastest
+/// win) until it passes, or the last (the worst) until it fails.
+fn play_lesson(browser: &Browser, lesson: &str, worst: bool) -> String {
+    browser.click(&format!(
+        "#course-lessons li[data-lesson=\"{lesson}\"] button"
+    ));
+    let started = wait_for(Duration::from_secs(15), || {
+        let s = course_state(browser);
+        s["status"].as_str()?.starts_with("Lesson").then_some(s)
+    })
+    .expect("the lesson started");
+    assert!(
+        started["status"]
+            .as_str()
+            .unwrap()
+            .contains("3 against 3: win"),
+        "{started}"
+    );
+    let which = if worst { "last-child" } else { "first-child" };
+    for _ in 0..80 {
+        let s = wait_for(Duration::from_secs(20), || {
+            let s = course_state(browser);
+            let status = s["status"].as_str()?.to_string();
+            (status.starts_with("Passed")
+                || status.starts_with("Not this time")
+                || (s["ready"] == true && s["mine"] == true))
+                .then_some(s)
+        })
+        .unwrap_or_else(|| panic!("the lesson went on: {}", course_state(browser)));
+        let status = s["status"].as_str().unwrap();
+        if !status.starts_with("Lesson") {
+            return status.to_string();
+        }
+        browser.js(&format!(
+            "document.querySelector('#moves li:{which} button').click(); return null"
+        ));
+        // The next position is shown before the next round looks.
+        wait_for(Duration::from_secs(15), || {
+            let s = course_state(browser);
+            (s["mine"] == false || !s["status"].as_str()?.starts_with("Lesson")).then_some(())
+        });
+    }
+    panic!(
+        "the lesson did not end in 80 moves: {}",
+        course_state(browser)
+    );
+}
+
+fn course_at_one_size(browser: &Browser, server: &Server, db: &Path) {
+    open(browser, &format!("{}/#variant=six&tab=play", server.url()));
+    shown(browser, SIX[0]);
+    browser.js("localStorage.removeItem(courseKey()); document.getElementById('practice').open = true; return null");
+    // The lessons six gives: those whose sector has positions of the goal's value (no 7
+    // against 4 in a game of six pieces), in the course's order.
+    let stats = stats_json(db);
+    let has = |sector: &str, goal: &str| {
+        stats["sectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["sector"] == sector && s[goal].as_u64().unwrap() > 0)
+    };
+    let expected: Vec<String> = [
+        ("7-4-0-0", "win"),
+        ("5-4-0-0", "win"),
+        ("4-3-0-0", "win"),
+        ("3-4-0-0", "draw"),
+        ("3-3-0-0", "win"),
+    ]
+    .iter()
+    .filter(|(s, g)| has(s, g))
+    .map(|(s, g)| format!("{s}{g}"))
+    .collect();
+    assert!(!expected.iter().any(|l| l.starts_with("7-4")));
+    let listed = wait_for(Duration::from_secs(15), || {
+        let s = course_state(browser);
+        let ids: Vec<String> = s["lessons"]
+            .as_array()?
+            .iter()
+            .map(|l| l[0].as_str().unwrap().to_string())
+            .collect();
+        (!ids.is_empty()).then_some(ids)
+    })
+    .expect("the course is listed");
+    assert_eq!(listed, expected);
+
+    // Played well, three against three is won, and the lesson is marked passed and kept.
+    let status = play_lesson(browser, "3-3-0-0win", false);
+    assert!(
+        status.starts_with("Passed: 3 against 3: win. You won."),
+        "{status}"
+    );
+    let s = course_state(browser);
+    assert!(s["stored"].as_str().unwrap().contains("3-3-0-0win"), "{s}");
+    let passed: Vec<&Value> = s["lessons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l[1].as_str().unwrap().contains("passed"))
+        .collect();
+    assert_eq!(passed.len(), 1, "{s}");
+    assert_eq!(passed[0][0], "3-3-0-0win");
+    // Played badly, it is given away, and the lesson says so and stays passed from before.
+    let status = play_lesson(browser, "3-3-0-0win", true);
+    assert!(
+        status.starts_with("Not this time: after your last move the position is"),
+        "{status}"
+    );
+    browser.js("localStorage.removeItem(courseKey()); return null");
 }

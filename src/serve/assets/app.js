@@ -33,6 +33,7 @@ const state = {
   nMove: 100,       // Play's N-move rule: moves (plies) in a row without a mill's removal
   review: false,    // Play's review: the database does not move, either side may be played
   hint: null,       // the move Play's hint shows on the board, until the position changes
+  course: null,     // the endgame course's lesson being played: {lesson, id, result, status}
 };
 
 // The N-move rule's number unless the user or the address names another.
@@ -400,6 +401,11 @@ function setNMove(n) {
 // ---------------------------------------------------------------- loading positions
 
 function startLine(game, position) {
+  // A new line leaves the course's lesson (a lesson starts its line, then sets it).
+  if (state.course) {
+    state.course = null;
+    renderCourse();
+  }
   state.game = game;
   state.root = treeNode(position, null, null);
   state.line = [state.root];
@@ -433,6 +439,7 @@ async function show() {
   if (state.engineNote.startsWith('Hint:')) state.engineNote = '';
   updateHash();
   render();
+  courseCheck();
   document.body.dataset.position = data.position;
   document.body.dataset.ready = 'true';
   engineTurn();
@@ -566,7 +573,8 @@ function engineTurn() {
     });
 }
 
-const STRENGTHS = ['perfect', 'strong', 'club', 'novice'];
+// The levels of `/api/bestmove`, strongest first (scripts/strength_ladder.py measures them).
+const STRENGTHS = ['perfect', 'expert', 'strong', 'advanced', 'intermediate', 'club', 'casual', 'novice'];
 
 function setStrength(strength) {
   state.strength = STRENGTHS.includes(strength) ? strength : 'perfect';
@@ -596,6 +604,133 @@ async function fillPractice() {
   practiceCounts.clear();
   for (const x of stats.sectors) practiceCounts.set(x.sector, x);
   practiceGoals();
+  renderCourse();
+}
+
+// The endgame course (after Sanmill's issue #807: 7 against 4, 5 against 4, 3 against 4, 3
+// against 3): each lesson a random position of its sector with its goal for the user, a win at
+// least `depth` plies from the end where the sector has one that deep.
+const COURSE = [
+  { w: 7, b: 4, goal: 'win', depth: 9 },
+  { w: 5, b: 4, goal: 'win', depth: 11 },
+  { w: 4, b: 3, goal: 'win', depth: 11 },
+  { w: 3, b: 4, goal: 'draw' },
+  { w: 3, b: 3, goal: 'win', depth: 9 },
+];
+// How many of the user's moves keep a draw to pass a lesson of holding one.
+const COURSE_DRAW_MOVES = 10;
+const COURSE_GOALS = { win: 'win', draw: 'hold the draw' };
+
+function lessonSector(l) {
+  return `${l.w}-${l.b}-0-0`;
+}
+
+function lessonName(l) {
+  return `${l.w} against ${l.b}: ${COURSE_GOALS[l.goal]}`;
+}
+
+// The lessons this game's solved sectors give (a sector with positions of the goal's value).
+function courseLessons() {
+  return COURSE.filter((l) => (practiceCounts.get(lessonSector(l)) || {})[l.goal] > 0);
+}
+
+function courseKey() {
+  return `morris.course.${label(state.game)}`;
+}
+
+function coursePassed() {
+  try {
+    const v = JSON.parse(localStorage.getItem(courseKey()) || '[]');
+    return new Set(Array.isArray(v) ? v : []);
+  } catch (e) {
+    return new Set();
+  }
+}
+
+function renderCourse() {
+  const lessons = courseLessons();
+  const passed = coursePassed();
+  $('course').hidden = lessons.length === 0;
+  $('course-lessons').replaceChildren(...lessons.map((l) => {
+    const id = lessonSector(l) + l.goal;
+    const li = el('li', {
+      'data-lesson': id,
+      class: [passed.has(id) ? 'passed' : '', state.course && state.course.id === id ? 'current' : ''].join(' ').trim() || null,
+    });
+    const b = el('button', { type: 'button' }, lessonName(l));
+    b.addEventListener('click', () => startLesson(l));
+    li.append(b);
+    return li;
+  }));
+  const c = state.course;
+  $('course-status').textContent = c ? c.status : '';
+  $('course-next').hidden = !(c && c.result === 'passed' && lessons.indexOf(c.lesson) + 1 < lessons.length);
+}
+
+async function startLesson(lesson) {
+  const row = practiceCounts.get(lessonSector(lesson));
+  const params = {
+    ...gameParams(), sector: lessonSector(lesson), value: lesson.goal, side: state.human,
+    seed: String(Math.floor(Math.random() * 2 ** 32)),
+  };
+  // As deep as asked where the sector goes that deep, else its deepest.
+  if (lesson.depth) params.min_depth = String(Math.min(lesson.depth, row.max_depth));
+  let found;
+  try {
+    found = await api('practice', params);
+  } catch (e) {
+    showError(`No lesson position: ${e.message}`);
+    return;
+  }
+  state.addressError = '';
+  state.engineNote = '';
+  state.human = found.position.split(' ')[1] === 'b' ? 'b' : 'w';
+  startLine(state.game, found.position);
+  const lessons = courseLessons();
+  state.course = {
+    lesson,
+    id: lessonSector(lesson) + lesson.goal,
+    result: null,
+    status: `Lesson ${lessons.indexOf(lesson) + 1} of ${lessons.length}, ${lessonName(lesson)}: `
+      + `you play ${COLOR[state.human]}${lesson.goal === 'win' ? `, ${found.depth} plies from the end with perfect play` : ''}.`,
+  };
+  renderCourse();
+  show();
+}
+
+// After each position of a lesson: passed when the goal is reached (the game won; the draw kept
+// for COURSE_DRAW_MOVES of the user's moves, or to a draw by rule), failed when a move of the
+// user's gave it away. Progress is kept per game in the browser.
+function courseCheck() {
+  const c = state.course;
+  const d = state.data;
+  if (!c || c.result || state.tab !== 'play' || reviewing() || !d || d.value === null) return;
+  const forUser = d.turn === state.human ? d.value : { win: 'loss', loss: 'win', draw: 'draw' }[d.value];
+  const over = d.moves.length === 0 || playDraw() !== null;
+  const userMoves = state.line.slice(0, state.at).filter((e) => e.turn === state.human).length;
+  let result = null;
+  if (c.lesson.goal === 'win') {
+    if (forUser !== 'win') result = 'failed';
+    else if (over) result = 'passed';
+  } else if (forUser === 'loss') {
+    result = 'failed';
+  } else if (forUser === 'win' || over || userMoves >= COURSE_DRAW_MOVES) {
+    result = 'passed';
+  }
+  if (!result) return;
+  c.result = result;
+  const name = lessonName(c.lesson);
+  if (result === 'passed') {
+    const passed = coursePassed();
+    passed.add(c.id);
+    localStorage.setItem(courseKey(), JSON.stringify([...passed]));
+    c.status = `Passed: ${name}. ${c.lesson.goal === 'win' ? 'You won.' : `You kept the draw for ${userMoves} moves.`}`;
+  } else {
+    const now = forUser === 'draw' ? 'a draw: the win is gone' : 'lost';
+    c.status = `Not this time: after your last move the position is ${now}. Step back to see `
+      + 'where, or click the lesson again for a new position.';
+  }
+  renderCourse();
 }
 
 // The sectors' counts of each value, for the goals practice offers.
@@ -1340,9 +1475,13 @@ function restingNote() {
   }
   const how = {
     perfect: 'perfectly',
+    expert: 'at expert strength: it very rarely gives a result away',
     strong: 'at strong strength: now and then it picks a weaker solved move',
+    advanced: 'at advanced strength: it gives a result away at times',
+    intermediate: 'at intermediate strength: it gives a result away fairly often',
     club: 'at club strength: it makes some mistakes among the solved moves',
-    novice: 'at novice strength: it makes many mistakes among the solved moves',
+    casual: 'at casual strength: it makes many mistakes among the solved moves',
+    novice: 'at novice strength: it makes mistakes at most turns where one is possible',
   }[state.strength] || 'perfectly';
   return `The database plays the other side ${how}.`;
 }
@@ -1748,6 +1887,11 @@ function listenPlay() {
     renderBoard();
   });
   $('practice-start').addEventListener('click', startPractice);
+  $('course-next').addEventListener('click', () => {
+    const lessons = courseLessons();
+    const next = state.course && lessons[lessons.indexOf(state.course.lesson) + 1];
+    if (next) startLesson(next);
+  });
 }
 
 // Copies `text`, and says so on `button` (whose label is `label`) for a moment; where the
