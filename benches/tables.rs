@@ -143,6 +143,15 @@ fn probe(c: &mut Criterion) {
                 .count()
         })
     });
+    // The same, each answer kept, as a batch call must (`probe_many`, `morris_probe_many_bits`).
+    group.bench_function("value/parallel/collect", |b| {
+        b.iter(|| {
+            sample
+                .par_iter()
+                .map(|p| db.probe(black_box(p)))
+                .collect::<Vec<_>>()
+        })
+    });
     group.throughput(Throughput::Elements(analysable.len() as u64));
     group.bench_function("query/warm", |b| {
         b.iter(|| {

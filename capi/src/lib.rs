@@ -287,6 +287,11 @@ unsafe fn handle<'a>(db: *const morris_db) -> Result<&'a Opened, Failure> {
 /// `removal`, `phases`, `full-board`); NULL or `""` keeps the defaults. They must be the rules
 /// the folder was solved with.
 ///
+/// Sector files are mapped read-only, as the command line and the Python package read them:
+/// the fastest way, for a process whose files nothing changes while it runs (a file truncated
+/// under the map ends the process; `morris_open_sized` reads through a cache instead). Tables
+/// are read through a cache of 64 MiB of checked blocks.
+///
 /// Returns a handle to release with `morris_close`, or NULL on failure: then
 /// `morris_last_error()` says why and `morris_last_status()` gives the code
 /// (`MORRIS_BAD_INPUT`: an unknown variant or switch, a path
@@ -302,16 +307,16 @@ pub unsafe extern "C" fn morris_open(
     rules: *const c_char,
 ) -> *mut morris_db {
     // SAFETY: the caller's promise.
-    unsafe { open_reading(path, variant, rules, Reading::Cached(None)) }
+    unsafe { open_reading(path, variant, rules, Reading::Mapped) }
 }
 
 /// `morris_open` with the cache its reads go through sized by the caller: `cache_bytes` bytes
-/// of checked blocks, shared by the handle's threads (an app on a phone may want a few
-/// megabytes, a server answering from a whole game gigabytes; `morris_open` takes 1 GiB for
-/// sector files and 64 MiB for tables). `cache_bytes` 0 maps sector files instead, the fastest
-/// for random probes where the platform maps files (their memory is the system's page cache;
-/// a file truncated under the map ends the process), and reads tables through the default
-/// cache.
+/// of checked blocks, shared by the handle's threads, for sector files and tables alike (an app
+/// on a phone may want a few megabytes, a server answering from a whole game gigabytes). Read
+/// through a cache, a sector file changed under a long-running process is an error until it
+/// is whole again, never a crash; random probes of a game larger than the cache are slower
+/// than mapped ones. `cache_bytes` 0 opens as `morris_open` does: sector files mapped, tables
+/// through 64 MiB.
 ///
 /// # Safety
 /// As `morris_open`.
