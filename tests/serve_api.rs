@@ -841,15 +841,7 @@ fn bestmove_at_weaker_levels_draws_among_the_solved_moves() {
             assert_eq!(perfect.body, at(&p, extra).body, "{p}{extra}");
         }
         let moves = q["moves"].as_array().unwrap();
-        for strength in [
-            "expert",
-            "strong",
-            "advanced",
-            "intermediate",
-            "club",
-            "casual",
-            "novice",
-        ] {
+        for strength in morris::query::Strength::ALL[1..].iter().map(|s| s.name()) {
             for seed in 0..4 {
                 let extra = format!("&strength={strength}&seed={seed}");
                 let r = at(&p, &extra);

@@ -2354,16 +2354,7 @@ fn truthful_at_one_size(browser: &Browser, server: &Server) {
         browser.js("return [...document.querySelectorAll('#strength option')].map(o => o.value)");
     assert_eq!(
         offered,
-        json!([
-            "perfect",
-            "expert",
-            "strong",
-            "advanced",
-            "intermediate",
-            "club",
-            "casual",
-            "novice"
-        ])
+        json!(morris::query::Strength::ALL.map(|s| s.name()))
     );
     for (strength, words) in [
         ("club", "club strength"),

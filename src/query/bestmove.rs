@@ -84,7 +84,7 @@ pub fn choose(db: &Database, pos: &Position, seed: Option<u64>) -> Result<Option
     };
     if rule == Rule::DrawMostTraps {
         let after: Vec<Position> = best.iter().map(|&mv| play(pos, mv)).collect();
-        let found = traps::deepest(db, &after, traps::DEPTH, traps::BUDGET)?;
+        let found = traps::deepest(db, &after, traps::DEPTH, traps::budget(db))?;
         // The chance compared to nine places, so that sums taken in another order tie.
         let key = |t: &Traps| {
             (

@@ -22,8 +22,22 @@ use crate::store::Database;
 /// How many of the opponent's moves the explorer and the engine look at, when the budget allows.
 pub const DEPTH: u32 = 2;
 
-/// The most probes one search makes before it falls back to a shallower level.
+/// The most probes one search over sector files makes before it falls back to a shallower
+/// level: about a tenth of a second of mapped probes.
 pub const BUDGET: u64 = 250_000;
+
+/// The same over compact tables, where a probe far from the last decodes a block and costs
+/// ten times as much: a second or so, within a server's answer time.
+pub const TABLES_BUDGET: u64 = 50_000;
+
+/// The budget of a search over `db`.
+pub fn budget(db: &Database) -> u64 {
+    if db.is_tables() {
+        TABLES_BUDGET
+    } else {
+        BUDGET
+    }
+}
 
 /// A drawing move's traps: what the opponent faces after it.
 #[derive(Clone, Copy, Debug, PartialEq)]

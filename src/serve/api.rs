@@ -451,7 +451,7 @@ fn drawing_traps(
         .map(|&(mv, _)| mv)
         .collect();
     let after: Vec<Position> = drawing.iter().map(|&mv| play(pos, mv)).collect();
-    match traps::deepest(db, &after, depth, traps::BUDGET) {
+    match traps::deepest(db, &after, depth, traps::budget(db)) {
         Ok(found) => Ok(drawing.into_iter().zip(found).collect()),
         Err(Error::Missing(_)) => Ok(Vec::new()),
         Err(e) => Err(e),

@@ -675,17 +675,8 @@ async function startLesson(lesson) {
   };
   // As deep as asked where the sector goes that deep, else its deepest.
   if (lesson.depth) params.min_depth = String(Math.min(lesson.depth, row.max_depth));
-  let found;
-  try {
-    found = await api('practice', params);
-  } catch (e) {
-    showError(`No lesson position: ${e.message}`);
-    return;
-  }
-  state.addressError = '';
-  state.engineNote = '';
-  state.human = found.position.split(' ')[1] === 'b' ? 'b' : 'w';
-  startLine(state.game, found.position);
+  const found = await openPractice(params, 'lesson');
+  if (!found) return;
   const lessons = courseLessons();
   state.course = {
     lesson,
@@ -772,18 +763,24 @@ async function startPractice() {
   const params = { ...gameParams(), sector, value, side: state.human, seed };
   // A draw has no depth; a win or a loss at least this far from the end.
   if (value !== 'draw' && depth > 1) params.min_depth = String(Math.min(depth, 999));
+  if (await openPractice(params, 'practice')) show();
+}
+
+// Asks `/api/practice` for a position and starts a line from it, the user playing the side to
+// move; the answer, or null after saying why there is none (`what` names the request).
+async function openPractice(params, what) {
   let found;
   try {
     found = await api('practice', params);
   } catch (e) {
-    showError(`No practice position: ${e.message}`);
-    return;
+    showError(`No ${what} position: ${e.message}`);
+    return null;
   }
   state.addressError = '';
   state.engineNote = '';
   state.human = found.position.split(' ')[1] === 'b' ? 'b' : 'w';
   startLine(state.game, found.position);
-  show();
+  return found;
 }
 
 // A duration in words: "40 s", "12 min", "2 h 16 min".
