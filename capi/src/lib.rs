@@ -862,31 +862,51 @@ pub unsafe extern "C" fn morris_probe_many_bits(
                 std::slice::from_raw_parts_mut(out, count),
             )
         };
-        let results: Vec<Result<morris_value, Failure>> = positions
-            .par_iter()
-            .with_min_len(256)
-            .map(|b| {
-                let (pos, _) = db.position_of(b)?;
-                Ok(value(db.db.probe(&pos)?))
-            })
-            .collect();
-        let mut first = None;
-        for (i, r) in results.into_iter().enumerate() {
-            let (v, code) = match r {
-                Ok(v) => (v, MORRIS_OK),
-                Err(f) => {
-                    let code = f.code;
-                    first.get_or_insert(Failure::new(code, format!("item {i}: {}", f.message)));
-                    (value(morris_lib::Value::Draw), code)
-                }
-            };
-            out[i] = v;
-            if !statuses.is_null() {
-                // SAFETY: the caller's promise: `count` writable ints.
-                unsafe { *statuses.add(i) = code };
-            }
+        // Answers go straight into `out` (and `statuses`): no buffer of the batch's size, whose
+        // fresh pages would cost a tenth of the probing. Only failures carry a message, and
+        // the first one's is kept.
+        let answer = |b: &morris_bits, o: &mut morris_value| -> Result<(), Failure> {
+            let r = db
+                .position_of(b)
+                .and_then(|(pos, _)| Ok(value(db.db.probe(&pos)?)));
+            *o = r.as_ref().map_or(value(morris_lib::Value::Draw), |v| *v);
+            r.map(|_| ())
+        };
+        let first = |a: Option<(usize, Failure)>, b: Option<(usize, Failure)>| match (a, b) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        let failed = if statuses.is_null() {
+            out.par_iter_mut()
+                .zip(positions)
+                .enumerate()
+                .with_min_len(256)
+                .map(|(i, (o, b))| answer(b, o).err().map(|f| (i, f)))
+                .reduce(|| None, first)
+        } else {
+            // SAFETY: the caller's promise: `count` writable ints.
+            let statuses = unsafe { std::slice::from_raw_parts_mut(statuses, count) };
+            out.par_iter_mut()
+                .zip(statuses)
+                .zip(positions)
+                .enumerate()
+                .with_min_len(256)
+                .map(|(i, ((o, status), b))| match answer(b, o) {
+                    Ok(()) => {
+                        *status = MORRIS_OK;
+                        None
+                    }
+                    Err(f) => {
+                        *status = f.code;
+                        Some((i, f))
+                    }
+                })
+                .reduce(|| None, first)
+        };
+        match failed {
+            None => Ok(()),
+            Some((i, f)) => Err(Failure::new(f.code, format!("item {i}: {}", f.message))),
         }
-        first.map_or(Ok(()), Err)
     })
 }
 

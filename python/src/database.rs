@@ -13,7 +13,7 @@ use morris::{Database, Outcome, Value, Variant};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyList};
 use rayon::prelude::*;
 
 use crate::args::{count, Count, Folder, Folders, Text};
@@ -52,10 +52,9 @@ impl Probe {
 /// The depths below which every value has one shared `Probe` object.
 const SHARED_DEPTHS: u32 = 1024;
 
-/// The `Probe` object of `value`: one shared object per value of depth below
-/// [`SHARED_DEPTHS`] (a batch of 100,000 answers makes no new objects; a `Probe` is frozen), a
-/// new one beyond.
-pub(crate) fn probe_object(py: Python<'_>, value: Value) -> PyResult<Py<Probe>> {
+/// The shared `Probe` objects: index `d` below [`SHARED_DEPTHS`] the win or loss in `d`
+/// plies (wins have odd depths, losses even ones), index [`SHARED_DEPTHS`] the draw.
+fn shared_probes(py: Python<'_>) -> PyResult<&'static [Py<Probe>]> {
     static SHARED: PyOnceLock<Vec<Py<Probe>>> = PyOnceLock::new();
     let shared = SHARED.get_or_try_init(py, || {
         (0..=SHARED_DEPTHS)
@@ -69,6 +68,12 @@ pub(crate) fn probe_object(py: Python<'_>, value: Value) -> PyResult<Py<Probe>> 
             })
             .collect::<PyResult<Vec<_>>>()
     })?;
+    Ok(shared)
+}
+
+/// The `Probe` object of `value` from `shared` ([`shared_probes`]), a new one beyond its
+/// depths.
+fn shared_probe(py: Python<'_>, shared: &[Py<Probe>], value: Value) -> PyResult<Py<Probe>> {
     // Wins have odd depths and losses even ones: the depth alone says which.
     let at = match value {
         Value::Draw => Some(SHARED_DEPTHS),
@@ -77,6 +82,71 @@ pub(crate) fn probe_object(py: Python<'_>, value: Value) -> PyResult<Py<Probe>> 
     match at {
         Some(i) => Ok(shared[i as usize].clone_ref(py)),
         None => Py::new(py, Probe::of(value)),
+    }
+}
+
+/// The `Probe` object of `value`: one shared object per value of depth below
+/// [`SHARED_DEPTHS`] (a batch of 100,000 answers makes no new objects; a `Probe` is frozen), a
+/// new one beyond.
+pub(crate) fn probe_object(py: Python<'_>, value: Value) -> PyResult<Py<Probe>> {
+    shared_probe(py, shared_probes(py)?, value)
+}
+
+/// One position of a `probe_many` batch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Item {
+    /// A `morris.Position` of the database's rule set.
+    Given(morris::Position),
+    /// A text, by its number in the batch's texts (parsed and checked in the batch).
+    Text(usize),
+    /// Refused before any reading (its error raised already, or `None` asked for).
+    Refused,
+}
+
+/// The buffers of a thread's `probe_many` batches, kept from one batch to the next: fresh
+/// buffers of 100,000 positions are fresh pages, and the page faults cost about a tenth of the
+/// probing. A batch takes them (one that runs inside another, from a generator, finds none)
+/// and gives them back unless larger than [`SCRATCH_KEPT`] positions.
+#[derive(Default)]
+struct Scratch {
+    items: Vec<Item>,
+    packed: Vec<Packed>,
+    /// Empty between batches (its objects go into the batch's list).
+    out: Vec<Option<Py<Probe>>>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+}
+
+/// The most positions whose buffers a thread keeps between batches (28 bytes each).
+const SCRATCH_KEPT: usize = 1 << 20;
+
+/// A batch's answer in four bytes: a win's or a loss's depth (odd for wins, even for losses),
+/// a draw, or a failure.
+#[derive(Clone, Copy)]
+struct Packed(u32);
+
+impl Packed {
+    const DRAW: Packed = Packed(u32::MAX - 1);
+    const FAILED: Packed = Packed(u32::MAX);
+
+    fn of(value: Value) -> Packed {
+        match value {
+            Value::Draw => Packed::DRAW,
+            // Depths are far below u32::MAX - 1 (a game of that many plies needs more
+            // positions than any sector holds).
+            Value::Win(d) | Value::Loss(d) => Packed(d.min(u32::MAX - 2)),
+        }
+    }
+
+    fn value(self) -> Option<Value> {
+        match self.0 {
+            u32::MAX => None,
+            d if d == u32::MAX - 1 => Some(Value::Draw),
+            d if d % 2 == 1 => Some(Value::Win(d)),
+            d => Some(Value::Loss(d)),
+        }
     }
 }
 
@@ -189,22 +259,29 @@ impl PyDatabase {
             .collect();
         let db = self.open_db()?;
         let (db, game) = (&*db, &*self.game);
-        let results: Vec<Result<Value, Fail>> = py.detach(|| {
+        let answer = |row: &[i64]| {
+            guard(|| {
+                let (bits, turn) = bits_of_row(row)?;
+                let (pos, _) = game.position_of_bits(bits, turn)?;
+                Ok(db.probe(&pos)?)
+            })
+        };
+        let packed: Vec<Packed> = py.detach(|| {
             cells
                 .par_chunks(5)
                 .with_min_len(256)
-                .map(|row| {
-                    guard(|| {
-                        let (bits, turn) = bits_of_row(row)?;
-                        let (pos, _) = game.position_of_bits(bits, turn)?;
-                        Ok(db.probe(&pos)?)
-                    })
-                })
+                .map(|row| answer(row).map_or(Packed::FAILED, Packed::of))
                 .collect()
         });
-        let mut values = Vec::with_capacity(results.len());
-        let mut depths = Vec::with_capacity(2 * results.len());
-        for (i, r) in results.into_iter().enumerate() {
+        let mut values = Vec::with_capacity(packed.len());
+        let mut depths = Vec::with_capacity(2 * packed.len());
+        for (i, p) in packed.into_iter().enumerate() {
+            // Failures are rare: the first is asked again for its error.
+            let r = match p.value() {
+                Some(v) => Ok(v),
+                None if raise => py.detach(|| answer(&cells[5 * i..5 * i + 5])),
+                None => Err(Fail::BadInput(String::from("failed"))),
+            };
             let (value, depth): (i8, i16) = match r {
                 Ok(v) => (
                     match v {
@@ -228,6 +305,47 @@ impl PyDatabase {
         };
         let out = (array_of(&values, "i1")?, array_of(&depths, "<i2")?);
         Ok(out.into_pyobject(py)?.into_any().unbind())
+    }
+
+    /// The items of a `probe_many` batch into `items`, and its texts: a position that is
+    /// refused before any reading (of another rule set, text that is not text) is an item's
+    /// error as any other, raised with its number or answered `None`.
+    fn gather(
+        &self,
+        positions: &Bound<'_, PyAny>,
+        raise: bool,
+        items: &mut Vec<Item>,
+    ) -> PyResult<Vec<String>> {
+        let py = positions.py();
+        let mut texts = Vec::new();
+        let mut take = |i: usize, item: &Bound<'_, PyAny>| -> PyResult<()> {
+            match Target::extract(item, &self.game) {
+                Ok(Target::Given { pos, .. }) => items.push(Item::Given(pos)),
+                Ok(Target::Text(text)) => {
+                    items.push(Item::Text(texts.len()));
+                    texts.push(text);
+                }
+                Err(e) if e.is_instance_of::<BadPositionError>(py) => {
+                    if raise {
+                        let message = format!("item {i}: {}", e.value(py));
+                        return Err(BadPositionError::new_err(message));
+                    }
+                    items.push(Item::Refused);
+                }
+                Err(e) => return Err(e),
+            }
+            Ok(())
+        };
+        if let Ok(list) = positions.cast::<PyList>() {
+            for (i, item) in list.iter().enumerate() {
+                take(i, &item)?;
+            }
+        } else {
+            for (i, item) in positions.try_iter()?.enumerate() {
+                take(i, &item?)?;
+            }
+        }
+        Ok(texts)
     }
 
     /// Runs `f` on the position `position`, without the GIL.
@@ -379,46 +497,48 @@ impl PyDatabase {
         if is_numpy_array(positions)? {
             return self.probe_array(positions, raise);
         }
-        // A position that is refused before any reading (of another rule set, text that is
-        // not text) is an item's error as any other: prefixed, or `None`.
-        let mut targets = Vec::new();
-        for (i, item) in positions.try_iter()?.enumerate() {
-            match Target::extract(&item?, &self.game) {
-                Ok(t) => targets.push(Some(t)),
-                Err(e) if e.is_instance_of::<BadPositionError>(py) => {
-                    if raise {
-                        let message = format!("item {i}: {}", e.value(py));
-                        return Err(BadPositionError::new_err(message));
-                    }
-                    targets.push(None);
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        // Items are kept small (a position, or the number of a text) and the answers packed
+        // (`Packed`): the batch's cost beside the probing is walking the Python objects and the
+        // memory it touches.
+        let mut scratch = SCRATCH.take();
+        let Scratch { items, packed, out } = &mut scratch;
+        items.clear();
+        out.clear();
+        let texts = self.gather(positions, raise, items)?;
         let db = self.open_db()?;
         let (db, game) = (&*db, &*self.game);
-        let results: Vec<Option<Result<Value, Fail>>> = py.detach(|| {
-            targets
+        let answer = |item: &Item| -> Result<Value, Fail> {
+            guard(|| match *item {
+                Item::Given(pos) => Ok(db.probe(&pos)?),
+                Item::Text(k) => Ok(db.probe(&game.parse(texts[k].trim())?.0)?),
+                Item::Refused => Err(Fail::BadInput(String::from("refused"))),
+            })
+        };
+        py.detach(|| {
+            items
                 .par_iter()
                 .with_min_len(256)
-                .map(|t| {
-                    let t = t.as_ref()?;
-                    Some(guard(|| {
-                        let (pos, _) = t.resolve(game)?;
-                        Ok(db.probe(&pos)?)
-                    }))
-                })
-                .collect()
+                .map(|item| answer(item).map_or(Packed::FAILED, Packed::of))
+                .collect_into_vec(packed)
         });
-        let mut out = Vec::with_capacity(results.len());
-        for (i, r) in results.into_iter().enumerate() {
-            match r {
-                Some(Ok(v)) => out.push(Some(probe_object(py, v)?)),
-                Some(Err(e)) if raise => return Err(e.into_py(py, Some(&format!("item {i}: ")))),
-                Some(Err(_)) | None => out.push(None),
+        let shared = shared_probes(py)?;
+        for (i, &p) in packed.iter().enumerate() {
+            match p.value() {
+                Some(v) => out.push(Some(shared_probe(py, shared, v)?)),
+                // Failures are rare: the first is asked again for its error.
+                None if raise && items[i] != Item::Refused => match py.detach(|| answer(&items[i]))
+                {
+                    Ok(v) => out.push(Some(shared_probe(py, shared, v)?)),
+                    Err(e) => return Err(e.into_py(py, Some(&format!("item {i}: ")))),
+                },
+                None => out.push(None),
             }
         }
-        Ok(out.into_pyobject(py)?.into_any().unbind())
+        let list = PyList::new(py, out.drain(..))?;
+        if items.capacity() <= SCRATCH_KEPT {
+            SCRATCH.set(scratch);
+        }
+        Ok(list.into_any().unbind())
     }
 
     /// The position's value and every legal move's, best first: a dict equal to what

@@ -637,6 +637,16 @@ def test_probe_many_is_probe_one_by_one(folders):
     positions = [nine.parse(text) for text in texts[:10_000]]
     assert t.probe_many(positions) == t.probe_many(texts[:10_000])
     assert t.probe_many(iter(positions[:10])) == many[:10]
+    assert t.probe_many(tuple(positions[:10])) == many[:10]
+
+    # A batch whose items come from a generator that runs batches of its own.
+    def nested():
+        for i, p in enumerate(positions[:300]):
+            assert t.probe_many([p, texts[i]]) == [many[i], many[i]]
+            yield p
+
+    assert t.probe_many(nested()) == many[:300]
+    assert t.probe_many(positions[:10]) == many[:10]
     print(f"100000 probes: probe_many {batch:.2f} s, one by one {single:.2f} s")
 
 

@@ -13,14 +13,19 @@ use crate::rules::{Color, Phases, Position, Variant};
 pub struct Reachable {
     variant: Variant,
     sectors: BTreeSet<Sector>,
+    /// The same sectors as bits, for the check of every position a batch probes: one load
+    /// where a walk of the `BTreeSet` cost a good part of a probe.
+    bits: SectorBits,
 }
 
 impl Reachable {
     /// The reachable sectors of `variant` (a plan of the whole game: milliseconds).
     pub fn new(variant: &Variant) -> Reachable {
+        let sectors = reachable(variant);
         Reachable {
+            bits: SectorBits::new(variant.pieces(), &sectors),
             variant: variant.clone(),
-            sectors: reachable(variant),
+            sectors,
         }
     }
 
@@ -31,7 +36,7 @@ impl Reachable {
 
     /// Whether a game reaches `sector`.
     pub fn contains(&self, sector: Sector) -> bool {
-        self.sectors.contains(&sector)
+        self.bits.contains(sector)
     }
 
     /// Checks that `sector` holds positions a game can reach and that are stored: its counts
@@ -63,13 +68,51 @@ impl Reachable {
     /// `InvalidInput::Position` saying why not: the side that just moved has already lost, or
     /// no game reaches its sector (and, where it can be told, what makes it impossible).
     pub fn check(&self, pos: &Position, turn: Color) -> Result<(), InvalidInput> {
-        match impossible(&self.variant, &self.sectors, pos, turn) {
+        match impossible(&self.variant, self, pos, turn) {
             None => Ok(()),
             Some(why) => Err(InvalidInput::Position {
                 input: pos.to_notation(&self.variant, turn),
                 why,
             }),
         }
+    }
+}
+
+/// A set of sectors of a variant of `pieces` pieces a side as bits, one per `(mover, opponent,
+/// mover_hand, opponent_hand)` with each count from 0 to `pieces` (nine: 10^4 bits).
+#[derive(Clone, Debug)]
+struct SectorBits {
+    side: usize,
+    words: Vec<u64>,
+}
+
+impl SectorBits {
+    fn new(pieces: u8, sectors: &BTreeSet<Sector>) -> SectorBits {
+        let side = usize::from(pieces) + 1;
+        let mut bits = SectorBits {
+            side,
+            words: vec![0; side.pow(4).div_ceil(64)],
+        };
+        for &s in sectors {
+            if let Some(i) = bits.slot(s) {
+                bits.words[i / 64] |= 1 << (i % 64);
+            }
+        }
+        bits
+    }
+
+    /// The bit of `s`; `None` for counts beyond the pieces (in no set).
+    fn slot(&self, s: Sector) -> Option<usize> {
+        let counts = [s.mover, s.opponent, s.mover_hand, s.opponent_hand];
+        counts.iter().try_fold(0, |i, &c| {
+            let c = usize::from(c);
+            (c < self.side).then_some(i * self.side + c)
+        })
+    }
+
+    fn contains(&self, s: Sector) -> bool {
+        self.slot(s)
+            .is_some_and(|i| self.words[i / 64] >> (i % 64) & 1 == 1)
     }
 }
 
@@ -88,14 +131,13 @@ pub fn reachable(variant: &Variant) -> BTreeSet<Sector> {
 }
 
 /// Why a well-formed position cannot arise in a game from the start, if it cannot: the side
-/// that just moved has already lost, or no game reaches its sector (`reachable` holds every
-/// sector that some game reaches, as [`crate::space::reachable`] gives them).
+/// that just moved has already lost, or no game reaches its sector (not in `reachable`).
 ///
 /// Both front-ends refuse such a position with `invalid position "...": ` and this reason,
 /// before reading the database: `query` and `GET /api/query` answer alike.
 fn impossible(
     variant: &Variant,
-    reachable: &BTreeSet<Sector>,
+    reachable: &Reachable,
     pos: &Position,
     turn: Color,
 ) -> Option<String> {
@@ -108,7 +150,7 @@ fn impossible(
         ));
     }
     let sector = Sector::of(pos);
-    if reachable.contains(&sector) {
+    if reachable.contains(sector) {
         return None;
     }
     let counts = format!(
@@ -159,5 +201,39 @@ fn pieces_text(n: u32) -> String {
         "1 piece".into()
     } else {
         format!("{n} pieces")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bits hold exactly the set's sectors, for every variant and every count up to one
+    /// beyond its pieces (the bits' edge).
+    #[test]
+    fn the_bits_hold_the_sets_sectors() {
+        for name in Variant::names() {
+            let v = Variant::by_name(name).unwrap();
+            let r = Reachable::new(&v);
+            let top = v.pieces() + 1;
+            let mut held = 0;
+            for mover in 0..=top {
+                for opponent in 0..=top {
+                    for mover_hand in 0..=top {
+                        for opponent_hand in 0..=top {
+                            let s = Sector {
+                                mover,
+                                opponent,
+                                mover_hand,
+                                opponent_hand,
+                            };
+                            assert_eq!(r.contains(s), r.sectors().contains(&s), "{name} {s}");
+                            held += usize::from(r.contains(s));
+                        }
+                    }
+                }
+            }
+            assert_eq!(held, r.sectors().len(), "{name}");
+        }
     }
 }
