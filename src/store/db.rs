@@ -1,7 +1,6 @@
 //! A database folder: one sector file per solved sector of one variant and rule set, or the
 //! compact tables built from one (two table files per sector).
 
-use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -38,6 +37,10 @@ pub enum Reading {
     Cached(Option<u64>),
 }
 
+/// A map keyed by sector, with a hash of a few multiplications: every probe looks its sector up
+/// in one, and the standard library's SipHash took a few percent of a probe.
+type SectorMap<V> = rustc_hash::FxHashMap<Sector, V>;
+
 /// The solved sectors of one variant and rule set, under `DIR/<rule set>/`, opened lazily.
 ///
 /// Each sector is resolved by what the folder holds of it: its sector file (`SECTOR.sec`),
@@ -55,9 +58,9 @@ pub struct Database {
     files: Arc<dyn Files>,
     /// The sectors opened for probes so far: read without a lock or a shared count (readers
     /// probe from many threads at once), replaced whole when one is opened or all forgotten.
-    values: ArcSwap<HashMap<Sector, Arc<dyn SectorValues>>>,
+    values: ArcSwap<SectorMap<Arc<dyn SectorValues>>>,
     /// The sectors opened in place so far, for rows.
-    rows: ArcSwap<HashMap<Sector, Arc<SectorFile>>>,
+    rows: ArcSwap<SectorMap<Arc<SectorFile>>>,
     /// Held while a sector is opened and added, so that no opening is lost.
     opening: Mutex<()>,
     /// Whether probes read sector files mapped (else block by block through `cache`).
@@ -243,8 +246,8 @@ impl Database {
             variant: variant.clone(),
             orbits: Arc::new(Orbits::new(variant)),
             files,
-            values: ArcSwap::from_pointee(HashMap::new()),
-            rows: ArcSwap::from_pointee(HashMap::new()),
+            values: ArcSwap::from_pointee(SectorMap::default()),
+            rows: ArcSwap::from_pointee(SectorMap::default()),
             opening: Mutex::new(()),
             mapped: cached.is_none(),
             cache: Arc::new(BlockCache::new(cached.unwrap_or(READER_CACHE_BYTES))),
@@ -445,7 +448,7 @@ impl Database {
             }
             Stored::Tables => Arc::new(self.open_tables(sector)?),
         };
-        let mut all = HashMap::clone(&self.values.load());
+        let mut all = SectorMap::clone(&self.values.load());
         all.insert(sector, values.clone());
         self.values.store(Arc::new(all));
         Ok(values)
@@ -477,7 +480,7 @@ impl Database {
             }
             Stored::Tables => self.open_tables(sector)?.decoded()?,
         });
-        let mut all = HashMap::clone(&self.rows.load());
+        let mut all = SectorMap::clone(&self.rows.load());
         all.insert(sector, file.clone());
         self.rows.store(Arc::new(all));
         Ok(file)
@@ -515,8 +518,8 @@ impl Database {
     /// Forgets opened files (after they were rewritten).
     pub fn forget(&self) {
         let _opening = self.opening.lock().unwrap_or_else(|e| e.into_inner());
-        self.values.store(Arc::new(HashMap::new()));
-        self.rows.store(Arc::new(HashMap::new()));
+        self.values.store(Arc::new(SectorMap::default()));
+        self.rows.store(Arc::new(SectorMap::default()));
     }
 
     /// Drops what is open of `sector` (its values and its cells in place; tables decoded whole
@@ -525,12 +528,12 @@ impl Database {
     pub(crate) fn release(&self, sector: Sector) {
         let _opening = self.opening.lock().unwrap_or_else(|e| e.into_inner());
         if self.values.load().contains_key(&sector) {
-            let mut all = HashMap::clone(&self.values.load());
+            let mut all = SectorMap::clone(&self.values.load());
             all.remove(&sector);
             self.values.store(Arc::new(all));
         }
         if self.rows.load().contains_key(&sector) {
-            let mut all = HashMap::clone(&self.rows.load());
+            let mut all = SectorMap::clone(&self.rows.load());
             all.remove(&sector);
             self.rows.store(Arc::new(all));
         }
