@@ -3,7 +3,7 @@
 //! `morris query --json` answers.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{mpsc, Arc, RwLock};
 
 use morris::front::NoOneRuleSet;
 use morris::query::wire::{self, QueryJson, StatsJson};
@@ -103,14 +103,186 @@ enum Item {
     Refused,
 }
 
+/// Positions a `probe_many` batch hands to the workers at a time. While they probe one chunk,
+/// the thread that holds the GIL takes the next chunk's items apart and turns the answers of
+/// the one before into objects, so that the Python side of a batch overlaps its probing. For a
+/// list, that thread is one of the pool's workers, and probes chunks itself once every item is
+/// taken; any other iterable is read on the calling thread.
+const CHUNK: usize = 1024;
+
+/// One chunk of a `probe_many` batch: its items, its texts and, back from the workers, its
+/// packed answers.
+#[derive(Default)]
+struct Chunk {
+    /// The number of its first item in the batch.
+    first: usize,
+    items: Vec<Item>,
+    /// The texts its `Item::Text` items number.
+    texts: Vec<String>,
+    packed: Vec<Packed>,
+}
+
+impl Chunk {
+    fn clear(&mut self, first: usize) {
+        self.first = first;
+        self.items.clear();
+        self.texts.clear();
+        self.packed.clear();
+    }
+}
+
+/// A chunk to fill: one of `chunks` kept from an earlier batch, or a new one.
+fn fresh(chunks: &mut Vec<Chunk>, first: usize) -> Chunk {
+    let mut chunk = chunks.pop().unwrap_or_default();
+    chunk.clear(first);
+    chunk
+}
+
+/// The answer to one item of a batch whose texts are `texts`.
+fn answer(db: &Database, game: &Game, texts: &[String], item: &Item) -> Result<Value, Fail> {
+    guard(|| match *item {
+        Item::Given(pos) => Ok(db.probe(&pos)?),
+        Item::Text(k) => Ok(db.probe(&game.parse(texts[k].trim())?.0)?),
+        Item::Refused => Err(Fail::BadInput(String::from("refused"))),
+    })
+}
+
+/// A `probe_many` batch under way on the thread holding the GIL: its chunks sent to the
+/// workers and back, and those back that wait for an earlier one.
+struct Batch<'s, 'py> {
+    py: Python<'py>,
+    db: &'s Database,
+    game: &'s Game,
+    raise: bool,
+    shared: &'static [Py<Probe>],
+    done: mpsc::Sender<Chunk>,
+    /// Always `Some` but while this thread waits on it without the GIL (a `Receiver` is not
+    /// `Sync`, so it goes into that closure and back).
+    back: Option<mpsc::Receiver<Chunk>>,
+    waiting: Vec<Chunk>,
+    sent: usize,
+    received: usize,
+}
+
+impl<'s, 'py> Batch<'s, 'py> {
+    fn new(py: Python<'py>, db: &'s Database, game: &'s Game, raise: bool) -> PyResult<Self> {
+        let (done, back) = mpsc::channel();
+        Ok(Batch {
+            py,
+            db,
+            game,
+            raise,
+            shared: shared_probes(py)?,
+            done,
+            back: Some(back),
+            waiting: Vec::new(),
+            sent: 0,
+            received: 0,
+        })
+    }
+
+    /// Hands `chunk` to the workers of `scope`.
+    fn send(&mut self, scope: &rayon::Scope<'s>, mut chunk: Chunk) {
+        let (db, game, done) = (self.db, self.game, self.done.clone());
+        scope.spawn(move |_| {
+            let Chunk {
+                items,
+                texts,
+                packed,
+                ..
+            } = &mut chunk;
+            items
+                .par_iter()
+                .with_min_len(256)
+                .map(|item| answer(db, game, texts, item).map_or(Packed::FAILED, Packed::of))
+                .collect_into_vec(packed);
+            // The receiver is gone only when the batch has failed already.
+            let _ = done.send(chunk);
+        });
+        self.sent += 1;
+    }
+
+    /// The next chunk back from the workers; meanwhile this thread, if one of the workers,
+    /// probes a chunk without the GIL, else (or when every chunk is taken) waits without it.
+    fn wait(&mut self) -> Chunk {
+        loop {
+            let back = self.back.as_ref().expect("the receiver is back");
+            if let Ok(c) = back.try_recv() {
+                return c;
+            }
+            if let Some(rayon::Yield::Executed) = self.py.detach(rayon::yield_now) {
+                continue;
+            }
+            let back = self.back.take().expect("the receiver is back");
+            let (c, back) = self.py.detach(move || (back.recv(), back));
+            self.back = Some(back);
+            return c.expect("a chunk sent is sent back: a sender lives in this batch");
+        }
+    }
+
+    /// Takes the chunks back from the workers so far, without waiting.
+    fn collect_ready(
+        &mut self,
+        chunks: &mut Vec<Chunk>,
+        out: &mut Vec<Option<Py<Probe>>>,
+    ) -> PyResult<()> {
+        let back = self.back.as_ref().expect("the receiver is back");
+        let ready: Vec<Chunk> = back.try_iter().collect();
+        for c in ready {
+            self.collect(c, chunks, out)?;
+        }
+        Ok(())
+    }
+
+    /// Takes `chunk` back, and emits the chunks back so far that come next in order; their
+    /// buffers go into `chunks`.
+    fn collect(
+        &mut self,
+        chunk: Chunk,
+        chunks: &mut Vec<Chunk>,
+        out: &mut Vec<Option<Py<Probe>>>,
+    ) -> PyResult<()> {
+        self.received += 1;
+        self.waiting.push(chunk);
+        while let Some(at) = self.waiting.iter().position(|c| c.first == out.len()) {
+            let chunk = self.waiting.swap_remove(at);
+            self.emit(&chunk, out)?;
+            chunks.push(chunk);
+        }
+        Ok(())
+    }
+
+    /// The answers of a chunk back from the workers, into `out`.
+    fn emit(&self, chunk: &Chunk, out: &mut Vec<Option<Py<Probe>>>) -> PyResult<()> {
+        let (py, shared) = (self.py, self.shared);
+        for (j, (item, &p)) in chunk.items.iter().zip(&chunk.packed).enumerate() {
+            match p.value() {
+                Some(v) => out.push(Some(shared_probe(py, shared, v)?)),
+                // Failures are rare: the first is asked again for its error.
+                None if self.raise && *item != Item::Refused => {
+                    match py.detach(|| answer(self.db, self.game, &chunk.texts, item)) {
+                        Ok(v) => out.push(Some(shared_probe(py, shared, v)?)),
+                        Err(e) => {
+                            let at = format!("item {}: ", chunk.first + j);
+                            return Err(e.into_py(py, Some(&at)));
+                        }
+                    }
+                }
+                None => out.push(None),
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The buffers of a thread's `probe_many` batches, kept from one batch to the next: fresh
 /// buffers of 100,000 positions are fresh pages, and the page faults cost about a tenth of the
 /// probing. A batch takes them (one that runs inside another, from a generator, finds none)
 /// and gives them back unless larger than [`SCRATCH_KEPT`] positions.
 #[derive(Default)]
 struct Scratch {
-    items: Vec<Item>,
-    packed: Vec<Packed>,
+    /// Chunks to fill, back from an earlier batch.
+    chunks: Vec<Chunk>,
     /// Empty between batches (its objects go into the batch's list).
     out: Vec<Option<Py<Probe>>>,
 }
@@ -307,45 +479,74 @@ impl PyDatabase {
         Ok(out.into_pyobject(py)?.into_any().unbind())
     }
 
-    /// The items of a `probe_many` batch into `items`, and its texts: a position that is
-    /// refused before any reading (of another rule set, text that is not text) is an item's
-    /// error as any other, raised with its number or answered `None`.
-    fn gather(
+    /// Item `i` of a `probe_many` batch into `chunk`: a position that is refused before any
+    /// reading (of another rule set, text that is not text) is an item's error as any other,
+    /// raised with its number or answered `None`.
+    fn take(
         &self,
-        positions: &Bound<'_, PyAny>,
+        i: usize,
+        item: &Bound<'_, PyAny>,
         raise: bool,
-        items: &mut Vec<Item>,
-    ) -> PyResult<Vec<String>> {
-        let py = positions.py();
-        let mut texts = Vec::new();
-        let mut take = |i: usize, item: &Bound<'_, PyAny>| -> PyResult<()> {
-            match Target::extract(item, &self.game) {
-                Ok(Target::Given { pos, .. }) => items.push(Item::Given(pos)),
-                Ok(Target::Text(text)) => {
-                    items.push(Item::Text(texts.len()));
-                    texts.push(text);
-                }
-                Err(e) if e.is_instance_of::<BadPositionError>(py) => {
-                    if raise {
-                        let message = format!("item {i}: {}", e.value(py));
-                        return Err(BadPositionError::new_err(message));
-                    }
-                    items.push(Item::Refused);
-                }
-                Err(e) => return Err(e),
+        chunk: &mut Chunk,
+    ) -> PyResult<()> {
+        let py = item.py();
+        match Target::extract(item, &self.game) {
+            Ok(Target::Given { pos, .. }) => chunk.items.push(Item::Given(pos)),
+            Ok(Target::Text(text)) => {
+                chunk.items.push(Item::Text(chunk.texts.len()));
+                chunk.texts.push(text);
             }
-            Ok(())
-        };
-        if let Ok(list) = positions.cast::<PyList>() {
-            for (i, item) in list.iter().enumerate() {
-                take(i, &item)?;
+            Err(e) if e.is_instance_of::<BadPositionError>(py) => {
+                if raise {
+                    let message = format!("item {i}: {}", e.value(py));
+                    return Err(BadPositionError::new_err(message));
+                }
+                chunk.items.push(Item::Refused);
             }
-        } else {
-            for (i, item) in positions.try_iter()?.enumerate() {
-                take(i, &item?)?;
+            Err(e) => return Err(e),
+        }
+        Ok(())
+    }
+
+    /// The answers of a `probe_many` batch of the items `items` yields, into `scratch.out` in
+    /// order, each chunk probed as a job of `scope`. The thread holding the GIL takes the
+    /// items apart and makes the answers' objects while the workers probe, and probes too
+    /// while it waits if it is one of them (see [`CHUNK`]); the first failure in the batch's
+    /// order is raised under `raise`, whether a probe's or an item's.
+    fn probe_items<'py, 's>(
+        &self,
+        py: Python<'py>,
+        items: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>,
+        raise: bool,
+        scratch: &mut Scratch,
+        (db, game): (&'s Database, &'s Game),
+        scope: &rayon::Scope<'s>,
+    ) -> PyResult<()> {
+        let Scratch { chunks, out } = scratch;
+        let mut batch = Batch::new(py, db, game, raise)?;
+        let mut chunk = fresh(chunks, 0);
+        let mut refused = None;
+        for (i, item) in items.enumerate() {
+            if let Err(e) = item.and_then(|item| self.take(i, &item, raise, &mut chunk)) {
+                refused = Some(e);
+                break;
+            }
+            if chunk.items.len() == CHUNK {
+                let next = fresh(chunks, i + 1);
+                batch.send(scope, std::mem::replace(&mut chunk, next));
+                batch.collect_ready(chunks, out)?;
             }
         }
-        Ok(texts)
+        if !chunk.items.is_empty() {
+            batch.send(scope, chunk);
+        }
+        // The rest, in order: an item refused while taking the items apart is raised only
+        // after every failure before it.
+        while batch.received < batch.sent {
+            let c = batch.wait();
+            batch.collect(c, chunks, out)?;
+        }
+        refused.map_or(Ok(()), Err)
     }
 
     /// Runs `f` on the position `position`, without the GIL.
@@ -501,41 +702,39 @@ impl PyDatabase {
         // (`Packed`): the batch's cost beside the probing is walking the Python objects and the
         // memory it touches.
         let mut scratch = SCRATCH.take();
-        let Scratch { items, packed, out } = &mut scratch;
-        items.clear();
-        out.clear();
-        let texts = self.gather(positions, raise, items)?;
+        scratch.out.clear();
         let db = self.open_db()?;
-        let (db, game) = (&*db, &*self.game);
-        let answer = |item: &Item| -> Result<Value, Fail> {
-            guard(|| match *item {
-                Item::Given(pos) => Ok(db.probe(&pos)?),
-                Item::Text(k) => Ok(db.probe(&game.parse(texts[k].trim())?.0)?),
-                Item::Refused => Err(Fail::BadInput(String::from("refused"))),
+        let on = (&*db, &*self.game);
+        let probed = if let Ok(list) = positions.cast::<PyList>() {
+            // A list's items are read without running Python code, so the batch runs on one
+            // of the pool's workers, which takes the GIL there: it is then one of the threads
+            // that probe (while it waits for chunks), and the batch keeps the machine's cores
+            // busy with as many threads as there are cores.
+            let list = list.clone().unbind();
+            py.detach(|| {
+                rayon::scope(|scope| {
+                    Python::attach(|py| {
+                        let items = list.bind(py).iter().map(Ok);
+                        self.probe_items(py, items, raise, &mut scratch, on, scope)
+                    })
+                })
+            })
+        } else {
+            // Any other iterable runs its own code (a generator, a database cursor) on the
+            // calling thread, where the objects it may be bound to live: its chunks go to the
+            // pool from here, and this thread only waits for them.
+            let items = positions.try_iter()?;
+            rayon::in_place_scope(|scope| {
+                self.probe_items(py, items, raise, &mut scratch, on, scope)
             })
         };
-        py.detach(|| {
-            items
-                .par_iter()
-                .with_min_len(256)
-                .map(|item| answer(item).map_or(Packed::FAILED, Packed::of))
-                .collect_into_vec(packed)
-        });
-        let shared = shared_probes(py)?;
-        for (i, &p) in packed.iter().enumerate() {
-            match p.value() {
-                Some(v) => out.push(Some(shared_probe(py, shared, v)?)),
-                // Failures are rare: the first is asked again for its error.
-                None if raise && items[i] != Item::Refused => match py.detach(|| answer(&items[i]))
-                {
-                    Ok(v) => out.push(Some(shared_probe(py, shared, v)?)),
-                    Err(e) => return Err(e.into_py(py, Some(&format!("item {i}: ")))),
-                },
-                None => out.push(None),
-            }
+        let out = &mut scratch.out;
+        if let Err(e) = probed {
+            out.clear();
+            return Err(e);
         }
         let list = PyList::new(py, out.drain(..))?;
-        if items.capacity() <= SCRATCH_KEPT {
+        if out.capacity() <= SCRATCH_KEPT {
             SCRATCH.set(scratch);
         }
         Ok(list.into_any().unbind())

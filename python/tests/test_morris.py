@@ -11,6 +11,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import struct
 import subprocess
 import threading
@@ -647,6 +648,44 @@ def test_probe_many_is_probe_one_by_one(folders):
 
     assert t.probe_many(nested()) == many[:300]
     assert t.probe_many(positions[:10]) == many[:10]
+
+    # An iterable other than a list runs on the calling thread: objects bound to it (a
+    # sqlite3 cursor refuses any other thread) serve as they would in a loop.
+    con = sqlite3.connect(":memory:")
+    con.execute("create table p (text)")
+    con.executemany("insert into p values (?)", ((text,) for text in texts[:5_000]))
+    me = threading.get_ident()
+    seen = set()
+
+    def rows():
+        for (text,) in con.execute("select text from p order by rowid"):
+            seen.add(threading.get_ident())
+            yield text
+
+    assert t.probe_many(rows(), errors="none") == many[:5_000]
+    assert seen == {me}
+    con.close()
+
+    # Batches are probed a chunk at a time while the next chunk is taken apart: the first
+    # failure in the mixed's order is raised, whichever chunk (and whichever kind) it is in.
+    pts = nine.points
+    miss = board_text(nine, set(pts[0:6]), set(pts[10:16]), "w")  # 6-6-0-0, not solved
+    solved = texts[:20_000]
+    mixed = list(solved)
+    mixed[15_000] = miss
+    mixed[3] = "not a position"
+    with pytest.raises(morris.BadPositionError, match="^item 3: "):
+        t.probe_many(mixed)
+    mixed = list(solved)
+    mixed[17] = miss
+    mixed[9_000] = "not a position"
+    with pytest.raises(morris.MissingSectorError, match="^item 17: "):
+        t.probe_many(mixed)
+    mixed[17] = solved[17]
+    with pytest.raises(morris.BadPositionError, match="^item 9000: "):
+        t.probe_many(iter(mixed))
+    got = t.probe_many(mixed, errors="none")
+    assert got[9_000] is None and got[:9_000] == t.probe_many(solved[:9_000])
     print(f"100000 probes: probe_many {batch:.2f} s, one by one {single:.2f} s")
 
 
@@ -714,6 +753,13 @@ def test_threads_probe_at_once(folders, samples):
                 except morris.Error:
                     out.append(None)
             results[k] = out
+            # Batches at once from several threads, each of several chunks, from a list and
+            # from a generator: each runs on a pool worker that may probe another's chunks.
+            many = texts * (3000 // len(texts) + 1)
+            for r in range(3):
+                given = many if (k + r) % 2 else (x for x in many)
+                if t.probe_many(given, errors="none") != expected[k % 2] * (3000 // len(texts) + 1):
+                    failures.append(f"thread {k}: probe_many differs")
         except BaseException as e:  # noqa: BLE001 - reported below
             failures.append(e)
 
