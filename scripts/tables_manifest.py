@@ -40,7 +40,8 @@ def make(report_path, folder):
     checksums = {}
     for s in report["sectors"]:
         checksums[f"{s['sector']}.wdl"] = s["wdl_checksum"]
-        checksums[f"{s['sector']}.dtm"] = s["depth_checksum"]
+        if s["depth_checksum"] is not None:  # null: built without its depth table
+            checksums[f"{s['sector']}.dtm"] = s["depth_checksum"]
     files = []
     for name in table_files(folder):
         path = os.path.join(folder, name)

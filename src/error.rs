@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::invalid::InvalidInput;
 use crate::kernel::MapFailed;
-use crate::rules::{Rules, Value};
+use crate::rules::{Outcome, Rules, Value};
 use crate::space::Sector;
 
 /// Everything that can go wrong in the library, with the context a user needs.
@@ -104,6 +104,15 @@ pub enum Error {
     /// A sector needed to answer is not in the database (or has no tables).
     #[error("sector {} {} in {}", .0.sector, if .0.tables { "has no tables" } else { "is not solved" }, .0.dir.display())]
     Missing(Box<Missing>),
+    /// A win's or a loss's distance was asked of a sector held as win/draw/loss tables without
+    /// their depth file: the value is known, its distance is not (and is never guessed).
+    #[error("sector {sector} of {variant} is held as win/draw/loss tables without their depth file: its values are known, the distances of its wins and losses are not")]
+    NoDistance {
+        /// The sector.
+        sector: Sector,
+        /// The variant's name.
+        variant: String,
+    },
 }
 
 /// A sector a database lacks, with what solving it takes: the folder and the rule set.
@@ -182,6 +191,13 @@ pub enum Damage {
         /// The best move's value, `None` when there is no move.
         best: Option<Value>,
     },
+    /// The stored win, draw or loss of a position disagrees with its moves'.
+    InconsistentOutcome {
+        /// The stored outcome.
+        stored: Outcome,
+        /// The best move's outcome, `None` when there is no move.
+        best: Option<Outcome>,
+    },
 }
 
 impl fmt::Display for Damage {
@@ -219,6 +235,12 @@ impl fmt::Display for Damage {
                     "stored value {stored} disagrees with the best move's (no moves)"
                 ),
             },
+            Damage::InconsistentOutcome { stored, best } => write!(
+                f,
+                "stored value {} disagrees with the best move's {}",
+                stored.name(),
+                best.map_or("(no moves)", Outcome::name)
+            ),
         }
     }
 }
@@ -367,7 +389,10 @@ impl Error {
     pub fn is_bad_input(&self) -> bool {
         matches!(
             self,
-            Error::Input(_) | Error::BadFolder { .. } | Error::Missing(..)
+            Error::Input(_)
+                | Error::BadFolder { .. }
+                | Error::Missing(..)
+                | Error::NoDistance { .. }
         )
     }
 

@@ -78,14 +78,14 @@ pub struct SectorReport {
     pub database_bytes: u64,
     /// Bytes of the win/draw/loss table.
     pub wdl_bytes: u64,
-    /// Bytes of the depth table.
+    /// Bytes of the depth table (0 without one).
     pub depth_bytes: u64,
     /// The win/draw/loss model chosen: `none` or `contexts`.
     pub model: &'static str,
     /// The header checksums of the two files (16 hex digits each).
     pub wdl_checksum: String,
-    /// See `wdl_checksum`.
-    pub depth_checksum: String,
+    /// See `wdl_checksum`; `None` for a sector built without its depth table.
+    pub depth_checksum: Option<String>,
     /// Whether the tables were already built from the same database file (not rebuilt).
     pub kept: bool,
 }

@@ -79,6 +79,12 @@
 #define MORRIS_GAME_OVER 7
 
 /**
+ * A depth was asked of tables held without their depth files (`morris tables --wdl-only`):
+ * the value is known (`morris_probe_wdl_bits`), its depth is not, and none is guessed.
+ */
+#define MORRIS_NO_DISTANCE 8
+
+/**
  * `morris_value.value`: the side to move wins.
  */
 #define MORRIS_WIN 1

@@ -10,7 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use morris_lib::{Error, InvalidInput};
 
 use crate::{MORRIS_BAD_INPUT, MORRIS_BUFFER, MORRIS_DAMAGED, MORRIS_IO, MORRIS_MISSING};
-use crate::{MORRIS_OK, MORRIS_PANIC};
+use crate::{MORRIS_NO_DISTANCE, MORRIS_OK, MORRIS_PANIC};
 
 thread_local! {
     /// The message of this thread's last call: empty after a success.
@@ -76,6 +76,7 @@ impl From<Error> for Failure {
         let code = match &e {
             Error::Input(_) | Error::BadFolder { .. } => MORRIS_BAD_INPUT,
             Error::Missing(_) => MORRIS_MISSING,
+            Error::NoDistance { .. } => MORRIS_NO_DISTANCE,
             Error::Io { .. } | Error::Memory { .. } => MORRIS_IO,
             // Damaged, foreign or old-format files, and anything else: the data cannot be used.
             _ => MORRIS_DAMAGED,

@@ -52,6 +52,9 @@ pub const MORRIS_BUFFER: c_int = 6;
 /// `morris_best_move`: the game is over in this position (the side to move has no legal
 /// move), so there is no move to play.
 pub const MORRIS_GAME_OVER: c_int = 7;
+/// A depth was asked of tables held without their depth files (`morris tables --wdl-only`):
+/// the value is known (`morris_probe_wdl_bits`), its depth is not, and none is guessed.
+pub const MORRIS_NO_DISTANCE: c_int = 8;
 
 /// `morris_value.value`: the side to move wins.
 pub const MORRIS_WIN: i32 = 1;

@@ -55,6 +55,16 @@ class DamagedFileError(Error):
     path: str
     """The damaged file."""
 
+class NoDistanceError(Error):
+    """A depth was asked of tables held without their depth files (``tables --wdl-only``).
+
+    The value is known (``Database.outcome``, ``Database.analysis``); its depth is not, and none
+    is guessed.
+    """
+
+    sector: str
+    """The sector ``W-B-WF-BF`` held without its depth table."""
+
 def variants() -> List[str]:
     """The names of every variant, in the order of ``morris variants --json``."""
 

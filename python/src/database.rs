@@ -742,11 +742,12 @@ impl PyDatabase {
 
     /// The position's value and every legal move's, best first: a dict equal to what
     /// `morris query --json` prints for it (`variant`, `position`, `value`, `depth`, `moves`:
-    /// `[{"move", "value", "depth"}, ...]`).
+    /// `[{"move", "value", "depth"}, ...]`). Of tables without their depth files every
+    /// `depth` is `None` and the dict adds `"metric": None`, as the command line does.
     fn analysis<'py>(&self, position: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let text = self.on(position, |db, pos, turn| {
-            let a = db.analyse(pos)?;
-            Ok(wire::json(&QueryJson::new(db.variant(), pos, turn, &a)))
+            let a = db.answer(pos)?;
+            Ok(wire::json(&QueryJson::of(db.variant(), pos, turn, &a)))
         })?;
         json_value(position.py(), &text)
     }

@@ -89,6 +89,14 @@ create_exception!(
     "A database or table file is damaged (a checksum fails, it is truncated, ...); the file is \
      in the attribute `path`."
 );
+create_exception!(
+    morris,
+    NoDistanceError,
+    Error,
+    "A win's or a loss's depth was asked of tables held without their depth files (built with \
+     `morris tables --wdl-only`): the value is known (`Database.outcome`, `Database.analysis`), \
+     its depth is not, and none is guessed; the sector is in the attribute `sector`."
+);
 
 /// Why a call failed, on its way to becoming a Python exception.
 #[derive(Debug)]
@@ -178,6 +186,13 @@ fn library_error(py: Python<'_>, e: &morris::Error, message: String) -> PyErr {
             let err = missing_sector(py, message);
             set(py, &err, "sector", Some(m.sector.to_string()));
             set(py, &err, "command", solve_command(m, true));
+            err
+        }
+        morris::Error::NoDistance { sector, .. } => {
+            let err = NoDistanceError::new_err(format!(
+                "{message}; Database.outcome and Database.analysis answer without depths"
+            ));
+            set(py, &err, "sector", sector.to_string());
             err
         }
         morris::Error::Damaged { path, .. } => {

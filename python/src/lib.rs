@@ -61,6 +61,7 @@ fn _morris(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DamagedFileError",
         py.get_type::<errors::DamagedFileError>(),
     )?;
+    m.add("NoDistanceError", py.get_type::<errors::NoDistanceError>())?;
     m.add_class::<game::PyVariant>()?;
     m.add_class::<position::PyPosition>()?;
     m.add_class::<database::Probe>()?;

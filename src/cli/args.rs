@@ -203,6 +203,11 @@ pub struct TablesArgs {
     /// a sample of its blocks smaller.
     #[arg(long, value_enum, default_value = "smaller")]
     pub model: ModelArg,
+    /// Build the win/draw/loss tables only, without depth tables: a smaller set whose readers
+    /// answer every position's value, and no distances (`query` says so). Tables already
+    /// built are kept, their depth tables with them.
+    #[arg(long)]
+    pub wdl_only: bool,
     /// Print one JSON object with every sector's file sizes and checksums.
     #[arg(long)]
     pub json: bool,

@@ -21,6 +21,7 @@ pub fn check(
     let (mut faults, mut blocks, mut bytes, mut files) = (0u64, 0u64, 0u64, 0u64);
     // Tables are two files a sector (win/draw/loss and depth), a database one.
     let files_of_kind = if db.is_tables() { 2 } else { 1 };
+    let mut without_depths = 0u64;
     let mut lines = Vec::new();
     if let Some(line) = super::folder::planned_fault_line(&db, sector) {
         faults += 1;
@@ -44,6 +45,7 @@ pub fn check(
             Ok(file) => {
                 let (b, n) = file.sizes();
                 files += file.file_count();
+                without_depths += u64::from(!file.has_distances());
                 blocks += b;
                 bytes += n;
                 for e in file.faults() {
@@ -68,6 +70,11 @@ pub fn check(
             format!("{faults} faults")
         }
     ))?;
+    if without_depths > 0 {
+        out.line(format_args!(
+            "{without_depths} sectors are win/draw/loss tables without their depth files: they answer values, no distances"
+        ))?;
+    }
     Ok(if faults == 0 {
         ExitCode::SUCCESS
     } else {

@@ -76,6 +76,15 @@ pub fn describe_start(v: Value) -> String {
     }
 }
 
+/// A start position's outcome without its depth, in words.
+pub fn describe_outcome(o: morris::Outcome) -> String {
+    match o {
+        morris::Outcome::Win => "win for White (the first player)".into(),
+        morris::Outcome::Loss => "win for Black (the second player)".into(),
+        morris::Outcome::Draw => "draw".into(),
+    }
+}
+
 /// Answers one position, or with `-` each line of standard input in order, writing and flushing
 /// each answer as it is made. Every position is checked as a game from the start could reach
 /// it before `answer` sees it, for every command alike. In batch mode a bad line (not UTF-8, not a position, or one

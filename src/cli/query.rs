@@ -2,14 +2,14 @@
 
 use std::process::ExitCode;
 
-use morris::query::wire;
-use morris::{Analysis, Color, Position, Value, Variant};
+use morris::query::{wire, Answer};
+use morris::{Color, Move, Outcome, Position, Value, Variant};
 
 use super::args::Source;
 use super::output::{for_each_position, Failure};
 
-fn to_json(variant: &Variant, pos: &Position, turn: Color, a: &Analysis) -> String {
-    wire::json(&wire::QueryJson::new(variant, pos, turn, a))
+fn to_json(variant: &Variant, pos: &Position, turn: Color, a: &Answer) -> String {
+    wire::json(&wire::QueryJson::of(variant, pos, turn, a))
 }
 
 /// The board as a small grid, ranks down the side and files along the bottom.
@@ -75,26 +75,74 @@ fn verdict(turn: Color, value: Value) -> String {
     }
 }
 
-fn to_text(variant: &Variant, pos: &Position, turn: Color, a: &Analysis) -> String {
+/// What a folder without depth files says of the position, and why it gives no depth.
+fn outcome_verdict(turn: Color, outcome: Outcome) -> String {
+    let said = match outcome {
+        Outcome::Win => format!("{turn} to move wins"),
+        Outcome::Loss => format!("{turn} to move loses"),
+        Outcome::Draw => format!("{turn} to move: draw"),
+    };
+    format!(
+        "{said}\n(these tables hold win/draw/loss without their depth files: no distances are \
+         known, and winning moves are not told apart)"
+    )
+}
+
+/// The diagram, the verdict and the table of moves: each row a move, its value's name, its
+/// depth (`-` for none) and whether it keeps the position's value.
+fn text(
+    variant: &Variant,
+    pos: &Position,
+    turn: Color,
+    verdict: String,
+    rows: Vec<(Move, &str, String, bool)>,
+) -> String {
     let mut out = diagram(variant, pos, turn);
-    out.push_str(&format!("{}\n", verdict(turn, a.value)));
-    if !a.moves.is_empty() {
+    out.push_str(&format!("{verdict}\n"));
+    if !rows.is_empty() {
         out.push_str(&format!(
             "\n  {:<10} {:<6} {:>5}\n",
             "move", "value", "depth"
         ));
-        for m in &a.moves {
-            let depth = m.value.depth().map_or("-".to_string(), |d| d.to_string());
-            let best = if m.value == a.value { "*" } else { " " };
+        for (mv, value, depth, best) in rows {
             out.push_str(&format!(
-                "{best} {:<10} {:<6} {:>5}\n",
-                m.mv.to_notation(variant.board()),
-                m.value.name(),
+                "{} {:<10} {:<6} {:>5}\n",
+                if best { "*" } else { " " },
+                mv.to_notation(variant.board()),
+                value,
                 depth
             ));
         }
     }
     out.trim_end().to_string()
+}
+
+fn to_text(variant: &Variant, pos: &Position, turn: Color, a: &Answer) -> String {
+    match a {
+        Answer::Values(a) => {
+            let rows = (a.moves.iter())
+                .map(|m| {
+                    let depth = m.value.depth().map_or("-".to_string(), |d| d.to_string());
+                    (m.mv, m.value.name(), depth, m.value == a.value)
+                })
+                .collect();
+            text(variant, pos, turn, verdict(turn, a.value), rows)
+        }
+        // Outcomes without distances: depth `-` throughout.
+        Answer::Outcomes(a) => {
+            let rows = (a.moves.iter())
+                .map(|m| {
+                    (
+                        m.mv,
+                        m.outcome.name(),
+                        "-".to_string(),
+                        m.outcome == a.outcome,
+                    )
+                })
+                .collect();
+            text(variant, pos, turn, outcome_verdict(turn, a.outcome), rows)
+        }
+    }
 }
 
 /// `morris query`.
@@ -111,7 +159,7 @@ pub fn query(
         position,
         |e| serde_json::json!({ "error": e }).to_string(),
         |pos, turn| {
-            let a = db.analyse(pos)?;
+            let a = db.answer(pos)?;
             Ok(if json || batch {
                 to_json(variant, pos, turn, &a)
             } else {

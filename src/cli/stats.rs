@@ -7,7 +7,7 @@ use morris::solve::start_value;
 use morris::{SectorStats, Variant};
 
 use super::args::Source;
-use super::output::{describe_start, Failure, Out};
+use super::output::{describe_outcome, describe_start, Failure, Out};
 
 /// `morris stats`.
 pub fn stats(variant: &Variant, source: &Source, json: bool) -> Result<ExitCode, Failure> {
@@ -59,9 +59,16 @@ pub fn stats(variant: &Variant, source: &Source, json: bool) -> Result<ExitCode,
         .iter()
         .fold(SectorStats::default(), |t, r| t.merge(r.1));
     row(&mut out, "total", &total)?;
-    match start_value(&db) {
-        Some(v) => out.line(format_args!("start position: {}", describe_start(v)))?,
-        None => out.line("start position: not solved")?,
+    let start = morris::Position::start(variant);
+    match (start_value(&db), db.probe_outcome(&start)) {
+        (Some(v), _) => out.line(format_args!("start position: {}", describe_start(v)))?,
+        (None, Ok(o)) if !db.sector(morris::Sector::of(&start))?.has_distances() => {
+            out.line(format_args!(
+                "start position: {} (these tables hold no depth file for it)",
+                describe_outcome(o)
+            ))?
+        }
+        (None, _) => out.line("start position: not solved")?,
     }
     Ok(ExitCode::SUCCESS)
 }

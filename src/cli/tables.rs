@@ -48,6 +48,7 @@ pub fn tables(variant: &Variant, args: &TablesArgs) -> Result<ExitCode, Failure>
             ModelArg::None => ModelChoice::None,
             ModelArg::Contexts => ModelChoice::Contexts,
         },
+        wdl_only: args.wdl_only,
         ..Options::default()
     };
     let pool = morris::front::thread_pool(args.threads, morris::front::Spelling::Flag)?;

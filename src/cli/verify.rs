@@ -7,12 +7,45 @@ use morris::Variant;
 
 use super::args::VerifyArgs;
 use super::bars::CheckBar;
-use super::output::{solve_command, Failure, Out, EXIT_FAILURE};
+use super::output::{bad_input, solve_command, Failure, Out, EXIT_FAILURE};
+
+/// Refuses a proof that would read tables held without their depth files: the proof checks
+/// every depth against the moves', so values alone prove nothing (`check` checks their blocks).
+fn refuse_without_depths(
+    db: &morris::store::Database,
+    sectors: &[morris::Sector],
+) -> Result<(), Failure> {
+    let mut read: Vec<morris::Sector> = sectors
+        .iter()
+        .flat_map(|&s| std::iter::once(s).chain(s.successors(db.variant())))
+        .collect();
+    read.sort();
+    read.dedup();
+    // A sector that cannot be opened is the proof's fault to report, not this refusal.
+    let bare: Vec<String> = read
+        .iter()
+        .filter(|&&s| db.sector(s).is_ok_and(|v| !v.has_distances()))
+        .map(|s| s.to_string())
+        .collect();
+    let Some(first) = bare.first() else {
+        return Ok(());
+    };
+    Err(bad_input(format!(
+        "{}: {} of the sectors this proof reads ({first}{}) are win/draw/loss tables without \
+         their depth files, and the proof checks every depth; verify the database they were \
+         built from, or build the whole tables with `morris tables` (without --wdl-only); \
+         `morris check` checks their blocks",
+        db.dir().display(),
+        bare.len(),
+        if bare.len() > 1 { ", ..." } else { "" },
+    )))
+}
 
 /// `morris verify`.
 pub fn verify(variant: &Variant, args: &VerifyArgs) -> Result<ExitCode, Failure> {
     let db = super::folder::prover(&args.source, variant)?;
     let sectors = super::folder::sectors_to_check(&db, args.sector.as_deref())?;
+    refuse_without_depths(&db, &sectors)?;
     let bar = CheckBar::new("verify", "", 0, args.quiet);
     let report = verify_with(&db, &sectors, args.max_faults, args.resume, &bar);
     bar.bar.finish_and_clear();

@@ -1,10 +1,10 @@
 //! Perfect play from a database: the value of a position and of each of its legal moves.
 
 use crate::error::{Damage, Error};
-use crate::rules::Move;
 use crate::rules::Position;
-use crate::rules::Value;
 use crate::rules::{generate, play, value_without_moves};
+use crate::rules::{Move, Outcome, Value};
+use crate::space::Sector;
 use crate::store::Database;
 
 /// A legal move with the value it gives the side to move (depth counted from before it).
@@ -32,12 +32,44 @@ impl Analysis {
     }
 }
 
+/// A legal move with the outcome it gives the side to move, without a distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveOutcome {
+    /// The move.
+    pub mv: Move,
+    /// What the side to move gets by playing it.
+    pub outcome: Outcome,
+}
+
+/// A position's outcome and all its legal moves' outcomes, as tables without their depth
+/// files answer: wins first, then draws, then losses, ties in notation order. Among several
+/// winning moves none is told apart: without a distance, the one that makes progress is not
+/// known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutcomeAnalysis {
+    /// Win, draw or loss for the side to move.
+    pub outcome: Outcome,
+    /// Every legal move, wins first (ties in notation order).
+    pub moves: Vec<MoveOutcome>,
+}
+
+/// What a folder answers of a position: values with their depths, or, where a sector the
+/// answer reads is held as win/draw/loss tables without their depth files, outcomes alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Every value with its depth.
+    Values(Analysis),
+    /// Win, draw or loss only: no distance is known, and none is guessed.
+    Outcomes(OutcomeAnalysis),
+}
+
 impl Database {
     /// The value of `pos` and of every legal move, best first.
     ///
     /// # Errors
     /// A sector of the position or of a move's result is missing or damaged, or the stored
-    /// value disagrees with the best move's (which only a damaged database can do).
+    /// value disagrees with the best move's (which only a damaged database can do);
+    /// `Error::NoDistance` when one of them is held without its depth file.
     pub fn analyse(&self, pos: &Position) -> Result<Analysis, Error> {
         let value = self.probe(pos)?;
         let board = self.variant().board();
@@ -57,7 +89,7 @@ impl Database {
         };
         if !consistent {
             return Err(Error::damaged(
-                &self.path(crate::space::Sector::of(pos)),
+                &self.path(Sector::of(pos)),
                 Damage::Inconsistent {
                     stored: value,
                     best: moves.first().map(|m| m.value),
@@ -65,5 +97,65 @@ impl Database {
             ));
         }
         Ok(Analysis { value, moves })
+    }
+
+    /// The outcome of `pos` and of every legal move, wins first: only win/draw/loss files
+    /// are read.
+    ///
+    /// # Errors
+    /// As [`Database::analyse`], but never `Error::NoDistance`; a stored outcome that
+    /// disagrees with the best move's is `Error::Damaged`.
+    pub fn analyse_outcomes(&self, pos: &Position) -> Result<OutcomeAnalysis, Error> {
+        let outcome = self.probe_outcome(pos)?;
+        let board = self.variant().board();
+        let mut named = generate(self.variant(), pos)
+            .iter()
+            .map(|&mv| {
+                let outcome = self.probe_outcome(&play(pos, mv))?.before_move();
+                Ok((MoveOutcome { mv, outcome }, mv.to_notation(board)))
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        named
+            .sort_by(|(a, an), (b, bn)| (a.outcome.preference(b.outcome)).then_with(|| an.cmp(bn)));
+        let moves: Vec<MoveOutcome> = named.into_iter().map(|(m, _)| m).collect();
+        let best = match moves.first() {
+            Some(best) => best.outcome,
+            None => value_without_moves(self.variant(), pos).outcome(),
+        };
+        if best != outcome {
+            return Err(Error::damaged(
+                &self.path(Sector::of(pos)),
+                Damage::InconsistentOutcome {
+                    stored: outcome,
+                    best: moves.first().map(|m| m.outcome),
+                },
+            ));
+        }
+        Ok(OutcomeAnalysis { outcome, moves })
+    }
+
+    /// What the folder answers of `pos`: [`Database::analyse`], or, where a sector it reads
+    /// (the position's or a move's result's) holds no depths, [`Database::analyse_outcomes`]
+    /// (even where every value read is a draw, so that the answer says the folder holds no
+    /// distances).
+    ///
+    /// # Errors
+    /// As [`Database::analyse_outcomes`].
+    pub fn answer(&self, pos: &Position) -> Result<Answer, Error> {
+        let mut every = vec![*pos];
+        every.extend(
+            generate(self.variant(), pos)
+                .iter()
+                .map(|&mv| play(pos, mv)),
+        );
+        for p in &every {
+            if !self.has_distances(p)? {
+                return self.analyse_outcomes(pos).map(Answer::Outcomes);
+            }
+        }
+        match self.analyse(pos) {
+            Err(Error::NoDistance { .. }) => self.analyse_outcomes(pos).map(Answer::Outcomes),
+            r => r.map(Answer::Values),
+        }
     }
 }

@@ -8,7 +8,7 @@ mod strength;
 pub mod traps;
 pub mod wire;
 
-pub use analysis::{Analysis, MoveValue};
+pub use analysis::{Analysis, Answer, MoveOutcome, MoveValue, OutcomeAnalysis};
 pub use bestmove::{choose, Choice, Rule};
 pub use random::random_seed;
 #[cfg(feature = "serve")]

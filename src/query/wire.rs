@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::query::Analysis;
+use crate::query::{Analysis, Answer};
 use crate::rules::Value;
 use crate::rules::{Color, Position};
 use crate::rules::{RuleSwitch, Variant};
@@ -60,8 +60,14 @@ pub struct QueryJson {
     pub position: String,
     /// `win`, `loss` or `draw` for the side to move.
     pub value: &'static str,
-    /// Plies to the end under perfect play; `null` for a draw.
+    /// Plies to the end under perfect play; `null` for a draw, and for every value of a folder
+    /// that holds no distances.
     pub depth: Option<u32>,
+    /// The distance the answer gives: absent where it is `depth` (plies to the end), `null`
+    /// where the folder holds win/draw/loss tables without their depth files (every `depth`
+    /// is then `null`, and the moves are ordered wins, draws, losses).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<Option<&'static str>>,
     /// Every legal move, best first.
     pub moves: Vec<MoveJson>,
 }
@@ -74,6 +80,7 @@ impl QueryJson {
             position: pos.to_notation(variant, turn),
             value: analysis.value.name(),
             depth: analysis.value.depth(),
+            metric: None,
             moves: analysis
                 .moves
                 .iter()
@@ -81,6 +88,29 @@ impl QueryJson {
                     mv: m.mv.to_notation(variant.board()),
                     value: m.value.name(),
                     depth: m.value.depth(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The answer for `pos` (with `turn` to move) from what the folder holds: values with
+    /// depths, or outcomes without (`"metric": null`).
+    pub fn of(variant: &Variant, pos: &Position, turn: Color, answer: &Answer) -> QueryJson {
+        let a = match answer {
+            Answer::Values(a) => return QueryJson::new(variant, pos, turn, a),
+            Answer::Outcomes(a) => a,
+        };
+        QueryJson {
+            variant: variant.name().to_string(),
+            position: pos.to_notation(variant, turn),
+            value: a.outcome.name(),
+            depth: None,
+            metric: Some(None),
+            moves: (a.moves.iter())
+                .map(|m| MoveJson {
+                    mv: m.mv.to_notation(variant.board()),
+                    value: m.outcome.name(),
+                    depth: None,
                 })
                 .collect(),
         }
@@ -94,6 +124,21 @@ pub struct ValueJson {
     pub value: &'static str,
     /// Plies to the end; `null` for a draw.
     pub depth: Option<u32>,
+}
+
+impl ValueJson {
+    /// The value of `pos` as `db` holds it: with its depth, or with `depth` null where its
+    /// sector is held without a depth file; `None` where it cannot be read (not solved).
+    pub fn probe(db: &Database, pos: &Position) -> Option<ValueJson> {
+        match db.probe(pos) {
+            Ok(v) => Some(ValueJson::from(v)),
+            Err(Error::NoDistance { .. }) => db.probe_outcome(pos).ok().map(|o| ValueJson {
+                value: o.name(),
+                depth: None,
+            }),
+            Err(_) => None,
+        }
+    }
 }
 
 impl From<Value> for ValueJson {
@@ -154,7 +199,8 @@ pub struct DepthsJson {
 pub struct StatsJson {
     /// The variant's name.
     pub variant: String,
-    /// The start position's value once its sector is solved, else `null`.
+    /// The start position's value once its sector is solved, else `null` (its `depth` null
+    /// where the tables hold no depth file for it).
     pub start: Option<ValueJson>,
     /// The solved sectors, in increasing order.
     pub sectors: Vec<SectorJson>,
@@ -173,10 +219,10 @@ impl StatsJson {
             let checksum = format!("{:016x}", values.database_checksum());
             sectors.push(SectorJson::new(s, values.stats(), checksum));
         }
-        let start = db.probe(&Position::start(db.variant())).ok();
+        let start = ValueJson::probe(db, &Position::start(db.variant()));
         Ok(StatsJson {
             variant: db.variant().name().to_string(),
-            start: start.map(ValueJson::from),
+            start,
             sectors,
         })
     }

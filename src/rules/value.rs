@@ -25,6 +25,37 @@ pub enum Outcome {
     Loss,
 }
 
+impl Outcome {
+    /// `win`, `loss` or `draw`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Loss => "loss",
+            Outcome::Draw => "draw",
+        }
+    }
+
+    /// The outcome for the side to move before a move into a position of outcome `self`.
+    #[must_use]
+    pub fn before_move(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+        }
+    }
+
+    /// Orders outcomes from the mover's point of view: wins first, then draws, then losses.
+    pub fn preference(self, other: Outcome) -> Ordering {
+        let key = |o| match o {
+            Outcome::Win => 0,
+            Outcome::Draw => 1,
+            Outcome::Loss => 2,
+        };
+        key(self).cmp(&key(other))
+    }
+}
+
 impl Value {
     /// Win, draw or loss, without the depth.
     pub fn outcome(self) -> Outcome {

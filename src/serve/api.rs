@@ -233,7 +233,7 @@ fn variants_work(app: &App, _: &Params) -> Result<String, ApiError> {
     for set in app.catalog.present() {
         let opened = app.catalog.open(&set.variant)?;
         let v = &set.variant;
-        let start = opened.db.probe(&Position::start(v)).ok();
+        let start = wire::ValueJson::probe(&opened.db, &Position::start(v));
         let rule_set = wire::RuleSetJson {
             id: v.rules().id(),
             rules: wire::RulesJson::of(v),
@@ -245,7 +245,7 @@ fn variants_work(app: &App, _: &Params) -> Result<String, ApiError> {
                 .iter()
                 .filter(|s| !s.is_terminal())
                 .count(),
-            start: start.map(wire::ValueJson::from),
+            start,
         };
         match out.last_mut() {
             Some(last) if last.name == v.name() => last.rule_sets.push(rule_set),
@@ -268,8 +268,8 @@ fn variants_work(app: &App, _: &Params) -> Result<String, ApiError> {
 fn query_work(app: &App, p: &Params) -> Result<String, ApiError> {
     let (opened, variant) = app.select(p)?;
     let (pos, turn) = position(&variant, &opened, p)?;
-    let analysis = opened.db.analyse(&pos)?;
-    Ok(wire::line(&QueryJson::new(&variant, &pos, turn, &analysis)))
+    let answer = opened.db.answer(&pos)?;
+    Ok(wire::line(&QueryJson::of(&variant, &pos, turn, &answer)))
 }
 
 fn stats_work(app: &App, p: &Params) -> Result<String, ApiError> {

@@ -393,20 +393,22 @@ impl Database {
         out
     }
 
-    /// How the folder holds `sector`: its sector file, else its two tables.
+    /// How the folder holds `sector`: its sector file, else its tables (its win/draw/loss
+    /// table, with or without its depth table).
     ///
     /// # Errors
-    /// `Error::Missing` when it holds neither (or a win/draw/loss table without its depth
-    /// table: the `tables` run that rebuilds it is the advice).
+    /// `Error::Missing` when it holds neither (a depth table alone included: the `tables` run
+    /// that rebuilds it is the advice).
     fn stored(&self, sector: Sector) -> Result<Stored, Error> {
         // A dangling or looping link is not "missing": opening it says what is wrong.
         let raw = self.dir.join(format!("{sector}.sec"));
         if self.files.exists(&raw) {
             return Ok(Stored::Raw(raw));
         }
-        let wdl = table_path(&self.dir, sector, TableKind::Wdl);
-        let depth = table_path(&self.dir, sector, TableKind::Depth);
-        if self.files.exists(&wdl) && self.files.exists(&depth) {
+        if self
+            .files
+            .exists(&table_path(&self.dir, sector, TableKind::Wdl))
+        {
             return Ok(Stored::Tables);
         }
         Err(self.missing(sector))
@@ -611,6 +613,18 @@ impl Database {
     /// position needs none). Files are looked for, not opened or checked.
     pub fn covers(&self, pos: &Position) -> bool {
         too_few_pieces(pos) || self.stored(Sector::of(pos)).is_ok()
+    }
+
+    /// Whether a probe of `pos` gives its depth: false where its sector is held as
+    /// win/draw/loss tables without their depth file (a finished position needs no file).
+    ///
+    /// # Errors
+    /// As [`Database::sector`].
+    pub fn has_distances(&self, pos: &Position) -> Result<bool, Error> {
+        if too_few_pieces(pos) {
+            return Ok(true);
+        }
+        self.with_values(Sector::of(pos), |values| Ok(values.has_distances()))
     }
 
     /// Win, draw or loss of a position, without its depth: from tables, only the

@@ -1,5 +1,6 @@
 //! A sector's values read from its two table files (win/draw/loss and depth), position by
-//! position or all at once.
+//! position or all at once; or from its win/draw/loss file alone, which answers values
+//! without distances.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -51,11 +52,14 @@ pub(crate) fn depth_symbol(value: Value) -> u16 {
 }
 
 /// One sector's two table files, opened and checked against each other, read position by
-/// position through a cache of decoded blocks.
+/// position through a cache of decoded blocks. Without its depth file (a WDL-only set) a sector
+/// answers win, draw or loss, and refuses a win's or a loss's distance with
+/// `Error::NoDistance`.
 #[derive(Debug)]
 pub struct SectorTables {
     wdl: TableFile,
-    depth: TableFile,
+    /// `None` for a sector held without its depth file.
+    depth: Option<TableFile>,
     index: SectorIndex,
     variant: Variant,
 }
@@ -65,7 +69,8 @@ impl SectorTables {
     ///
     /// # Errors
     /// As [`TableFile::open`]; `Error::Damaged` when the two files were not built from the
-    /// same database file.
+    /// same database file. A sector without its depth file opens with its win/draw/loss file
+    /// alone.
     pub(crate) fn open(
         files: &dyn Files,
         dir: &Path,
@@ -86,7 +91,18 @@ impl SectorTables {
                 cache.clone(),
             )
         };
-        let (wdl, depth) = (open(TableKind::Wdl)?, open(TableKind::Depth)?);
+        let wdl = open(TableKind::Wdl)?;
+        // A depth file that is there but cannot be opened is an error, not a WDL-only sector.
+        let depth_path = table_path(dir, sector, TableKind::Depth);
+        if !files.exists(&depth_path) {
+            return Ok(SectorTables {
+                wdl,
+                depth: None,
+                index,
+                variant: variant.clone(),
+            });
+        }
+        let depth = open(TableKind::Depth)?;
         let (w, d) = (wdl.header(), depth.header());
         if w.source_checksum != d.source_checksum || w.stats != d.stats {
             let why = format!(
@@ -102,7 +118,7 @@ impl SectorTables {
         }
         Ok(SectorTables {
             wdl,
-            depth,
+            depth: Some(depth),
             index,
             variant: variant.clone(),
         })
@@ -142,9 +158,18 @@ impl SectorTables {
         let depth = if wdl == 0 {
             0
         } else {
-            self.depth.symbol(slot)?
+            self.depth_file()?.symbol(slot)?
         };
         Ok(Some(value_of_symbols(wdl, depth)))
+    }
+
+    /// The depth file, or `Error::NoDistance` for a sector held without one.
+    #[inline]
+    fn depth_file(&self) -> Result<&TableFile, Error> {
+        self.depth.as_ref().ok_or_else(|| Error::NoDistance {
+            sector: self.index.sector(),
+            variant: self.variant.name().to_string(),
+        })
     }
 
     /// The win/draw/loss symbol (0 draw, 1 win, 2 loss) of `slot`, which holds `pos`: the
@@ -162,8 +187,10 @@ impl SectorTables {
     /// and the proof read them in rows.
     ///
     /// # Errors
-    /// The first damaged block met.
+    /// The first damaged block met; `Error::NoDistance` for a sector without its depth file
+    /// (the solver and the proof need every depth).
     pub(crate) fn decoded(&self) -> Result<SectorFile, Error> {
+        self.depth_file()?;
         let cells = self.materialize()?;
         Ok(SectorFile::from_cells(
             self.wdl.path(),
@@ -193,8 +220,9 @@ impl SectorTables {
         let wdl = self.wdl.decode_block(b)?;
         let start = b * self.wdl.header().block_positions as u64;
         let end = start + (out.len() / width) as u64;
-        let depth_per = self.depth.header().block_positions as u64;
-        let depth_bits = self.depth.header().bits;
+        let depth_file = self.depth_file()?;
+        let depth_per = depth_file.header().block_positions as u64;
+        let depth_bits = depth_file.header().bits;
         let mut depth: Option<(u64, Vec<u8>)> = None;
         let mut fault = None;
         self.index.for_each_slot(start, end, |slot, pos| {
@@ -210,7 +238,7 @@ impl SectorTables {
             if w != 0 {
                 let db = slot / depth_per;
                 if depth.as_ref().is_none_or(|(at, _)| *at != db) {
-                    match self.depth.decode_block(db) {
+                    match depth_file.decode_block(db) {
                         Ok(bytes) => depth = Some((db, bytes)),
                         Err(e) => {
                             fault.get_or_insert(e);
@@ -254,25 +282,38 @@ impl SectorValues for SectorTables {
         })
     }
 
-    /// Every block of both files that fails its checksum, as errors naming file and block.
+    /// Every block of both files (or of the win/draw/loss file alone) that fails its
+    /// checksum, as errors naming file and block.
     fn faults(&self) -> Vec<Error> {
-        let wdl = self.wdl.check_all_blocks().into_iter();
-        let depth = self.depth.check_all_blocks().into_iter();
-        wdl.map(|b| self.wdl.block_error(b))
-            .chain(depth.map(|b| self.depth.block_error(b)))
-            .collect()
+        let mut out: Vec<Error> = (self.wdl.check_all_blocks().into_iter())
+            .map(|b| self.wdl.block_error(b))
+            .collect();
+        if let Some(depth) = &self.depth {
+            out.extend(
+                depth
+                    .check_all_blocks()
+                    .into_iter()
+                    .map(|b| depth.block_error(b)),
+            );
+        }
+        out
     }
 
     fn file_count(&self) -> u64 {
-        2
+        1 + u64::from(self.depth.is_some())
     }
 
-    /// Blocks and compressed bytes of both files.
+    fn has_distances(&self) -> bool {
+        self.depth.is_some()
+    }
+
+    /// Blocks and compressed bytes of both files (or of the win/draw/loss file alone).
     fn sizes(&self) -> (u64, u64) {
-        let (w, d) = (self.wdl.header(), self.depth.header());
-        (
-            w.blocks + d.blocks,
-            self.wdl.data_len() + self.depth.data_len(),
-        )
+        let w = self.wdl.header();
+        let (blocks, bytes) = self
+            .depth
+            .as_ref()
+            .map_or((0, 0), |d| (d.header().blocks, d.data_len()));
+        (w.blocks + blocks, self.wdl.data_len() + bytes)
     }
 }

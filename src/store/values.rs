@@ -29,14 +29,16 @@ pub trait SectorValues: Send + Sync + fmt::Debug {
     ///
     /// # Errors
     /// `Error::Damaged` naming the file and the block when the block holding it fails its
-    /// checksum or the file is shorter than its header says.
+    /// checksum or the file is shorter than its header says; `Error::NoDistance` for a win or
+    /// a loss of tables held without their depth file.
     fn cell_of(&self, slot: u64, pos: Option<&Position>) -> Result<Cell, Error>;
 
     /// Win, draw or loss of `slot`, which holds `pos` (tables read only their win/draw/loss
     /// file).
     ///
     /// # Errors
-    /// As [`SectorValues::cell_of`]; `Error::Damaged` when the slot is marked unused.
+    /// As [`SectorValues::cell_of`], but never `Error::NoDistance`; `Error::Damaged` when the
+    /// slot is marked unused.
     fn outcome_of(&self, slot: u64, pos: &Position) -> Result<Outcome, Error> {
         self.cell_of(slot, Some(pos))?
             .map(Value::outcome)
@@ -49,9 +51,17 @@ pub trait SectorValues: Send + Sync + fmt::Debug {
     /// The blocks and the bytes of values on disk (tables: both files, compressed).
     fn sizes(&self) -> (u64, u64);
 
-    /// The files that hold the values: one sector file, or two tables.
+    /// The files that hold the values: one sector file, or two tables (one for a sector held
+    /// without its depth file).
     fn file_count(&self) -> u64 {
         1
+    }
+
+    /// Whether wins and losses carry their depth (false for win/draw/loss tables held without
+    /// their depth file, whose [`SectorValues::cell_of`] refuses a win or a loss with
+    /// `Error::NoDistance`).
+    fn has_distances(&self) -> bool {
+        true
     }
 }
 

@@ -44,7 +44,7 @@ pub fn build_tables(
     let mut reports = Vec::with_capacity(sectors.len());
     for &s in &sectors {
         go_on(progress)?;
-        let report = match kept(db, &tables, s, progress)? {
+        let report = match kept(db, &tables, s, options.wdl_only, progress)? {
             Some(report) => report,
             None => build_sector(db, s, tables.dir(), options, progress)?,
         };
@@ -57,15 +57,17 @@ pub fn build_tables(
     Ok(reports)
 }
 
-/// The report of a sector whose two tables are already built from its database file as it
-/// is now, or `None` when they must be built. A rerun keeps nothing it has not checked: both
-/// files are opened as a reader opens them (header, rule set, sector, slots, length, block
-/// index) and every block's checksum is checked, so that a damaged, truncated, extended or
-/// swapped file is rebuilt (and reported to `progress`) instead of kept.
+/// The report of a sector whose two tables (with `wdl_only`, its win/draw/loss table at
+/// least) are already built from its database file as it is now, or `None` when they must be
+/// built. A rerun keeps nothing it has not checked: the files are opened as a reader opens
+/// them (header, rule set, sector, slots, length, block index) and every block's checksum is
+/// checked, so that a damaged, truncated, extended or swapped file is rebuilt (and reported to
+/// `progress`) instead of kept.
 fn kept(
     db: &Database,
     tables: &Database,
     s: Sector,
+    wdl_only: bool,
     progress: &dyn Progress,
 ) -> Result<Option<SectorReport>, Error> {
     let file = db.sector(s)?;
@@ -75,6 +77,11 @@ fn kept(
         table_path(tables.dir(), s, TableKind::Depth),
     );
     if !wdl_path.exists() && !depth_path.exists() {
+        return Ok(None);
+    }
+    // One file of the two, where both are wanted: the pair is rebuilt.
+    let both = wdl_path.exists() && depth_path.exists();
+    if !(wdl_only || both) {
         return Ok(None);
     }
     let slots = db.index(s).size();
@@ -96,20 +103,21 @@ fn kept(
     if t.database_checksum() != source {
         return Ok(None);
     }
-    let (w, d) = (
-        read_table_header(&wdl_path)?,
-        read_table_header(&depth_path)?,
-    );
+    let w = read_table_header(&wdl_path)?;
+    let d = match t.has_distances() {
+        true => Some(read_table_header(&depth_path)?),
+        false => None,
+    };
     Ok(Some(SectorReport {
         sector: s.to_string(),
         slots,
         positions: w.stats.positions,
         database_bytes: fs::metadata(file.path()).map_or(0, |m| m.len()),
         wdl_bytes: w.file_len,
-        depth_bytes: d.file_len,
+        depth_bytes: d.as_ref().map_or(0, |d| d.file_len),
         model: model_name(&w.model),
         wdl_checksum: w.checksum_hex(),
-        depth_checksum: d.checksum_hex(),
+        depth_checksum: d.map(|d| d.checksum_hex()),
         kept: true,
     }))
 }
@@ -160,6 +168,9 @@ pub struct Options {
     pub depth_block_log: u32,
     /// Which win/draw/loss model to use.
     pub model: ModelChoice,
+    /// Build no depth tables (a WDL-only set): a sector's win/draw/loss table alone is built,
+    /// and kept where it is sound.
+    pub wdl_only: bool,
 }
 
 impl Default for Options {
@@ -170,6 +181,7 @@ impl Default for Options {
             wdl_block_log: 15,
             depth_block_log: 13,
             model: ModelChoice::Smaller,
+            wdl_only: false,
         }
     }
 }

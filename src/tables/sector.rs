@@ -90,7 +90,10 @@ pub fn build_sector(
         .collect::<Result<Vec<_>, _>>()?;
     let model = b.choose_model(&sampled);
     let wdl_samples: Vec<Vec<u8>> = sampled.iter().map(|c| b.wdl_packed(c, &model)).collect();
-    let depth_samples: Vec<Vec<u8>> = sampled.iter().flat_map(|c| b.depth_packed(c)).collect();
+    let depth_samples: Vec<Vec<u8>> = match options.wdl_only {
+        true => Vec::new(),
+        false => sampled.iter().flat_map(|c| b.depth_packed(c)).collect(),
+    };
     let wdl_dict = dictionary(&wdl_samples, options.wdl_level, chunks);
     let depth_dict = dictionary(
         &depth_samples,
@@ -120,8 +123,12 @@ pub fn build_sector(
         h.stats = source.stats;
         h.source_checksum = source.checksum;
     }
+    // The depth table first: a win/draw/loss table alone is a whole WDL-only sector, so it is
+    // written last, once its depth table (if any) is in place.
     let depth_path = table_path(dir, sector, TableKind::Depth);
-    write_table(&depth_path, &mut depth_header, &depth_dict, &depth_blocks)?;
+    if !options.wdl_only {
+        write_table(&depth_path, &mut depth_header, &depth_dict, &depth_blocks)?;
+    }
     let wdl_path = table_path(dir, sector, TableKind::Wdl);
     write_table(&wdl_path, &mut wdl_header, &wdl_dict, &wdl_blocks)?;
     Ok(SectorReport {
@@ -130,10 +137,14 @@ pub fn build_sector(
         positions: source.stats.positions,
         database_bytes: std::fs::metadata(file.path()).map_or(0, |m| m.len()),
         wdl_bytes: wdl_header.file_len,
-        depth_bytes: depth_header.file_len,
+        depth_bytes: if options.wdl_only {
+            0
+        } else {
+            depth_header.file_len
+        },
         model: model_name(&wdl_header.model),
         wdl_checksum: wdl_header.checksum_hex(),
-        depth_checksum: depth_header.checksum_hex(),
+        depth_checksum: (!options.wdl_only).then(|| depth_header.checksum_hex()),
         kept: false,
     })
 }
@@ -282,11 +293,12 @@ impl Builder<'_> {
                     go_on(progress)?;
                     let chunk = self.chunk(c, contexts)?;
                     let wdl = wz.compress(&self.wdl_packed(&chunk, model));
-                    let depth: Result<Vec<Vec<u8>>, _> = self
-                        .depth_packed(&chunk)
-                        .iter()
-                        .map(|d| dz.compress(d))
-                        .collect();
+                    let depth: Result<Vec<Vec<u8>>, _> = match o.wdl_only {
+                        true => Ok(Vec::new()),
+                        false => (self.depth_packed(&chunk).iter())
+                            .map(|d| dz.compress(d))
+                            .collect(),
+                    };
                     progress.advance(chunk.wdl.len() as u64);
                     let io = |e| Error::io(self.file.path(), e);
                     Ok((wdl.map_err(io)?, depth.map_err(io)?))

@@ -189,6 +189,13 @@ fn unusable(db: &Database, s: Sector, e: Error) -> Unusable {
             why: format!("sector {s} is missing ({})", db.path(s).display()),
             missing: Some(s),
         },
+        Error::NoDistance { .. } => Unusable {
+            why: format!(
+                "sector {s} is held without its depth table ({}), and the proof checks every depth",
+                db.path(s).display()
+            ),
+            missing: None,
+        },
         e => Unusable {
             why: e.to_string(),
             missing: None,
