@@ -6,17 +6,19 @@ docs/tables.md (and docs/format.md for the index, §5, and the reading rules, §
                                    [--phases X] [--full-board X] < positions
 
 Reads one position per line in the notation `ROWS TURN WHITE_HAND BLACK_HAND` (or `start`) and
-prints one line each: `win 13`, `loss 0`, `draw -`, or `error: <reason>` (then it goes on, and
-exits 1 at the end). It answers what `morris query --tables DIR --json -` answers for the
+prints one line each: `win 13`, `loss 0`, `draw -`, `win -` or `loss -` (a win or a loss of a
+sector held without its depth file), or `error: <reason>` (then it goes on, and exits 1 at the
+end). It answers what `morris query --tables DIR --json -` answers for the
 position's own value, with the same refusals as scripts/read_db.py (whose Reader it extends: the
 board, the index, position parsing, reachability and move generation are that reader's):
 
 - a position that cannot occur in a game is an error; a finished position is `loss 0`;
 - a position whose sector, or the sector of one of its moves' results, is not in the tables
-  (its `.wdl` and `.dtm` pair) is an error (query values every move too);
+  (its `.wdl` file, with or without its `.dtm` file) is an error (query values every move too);
 - otherwise the value is the `.wdl` file's symbol of the position's slot, turned into a value by
   the context model (docs/tables.md §5) when the file uses it, and for a win or a loss the depth
-  is the `.dtm` file's symbol k of the slot: `win 2k+1` or `loss 2k`.
+  is the `.dtm` file's symbol k of the slot: `win 2k+1` or `loss 2k`; without a `.dtm` file (a
+  WDL-only sector, docs/tables.md §1) `win -` or `loss -`, as query over a WDL-only set.
 
 The options select the rule-set folder `DIR/VARIANT.RULESETID` as read_db.py's do. Every
 checksum the format defines is verified: each file's header checksum, rule-set checksum and
@@ -167,17 +169,20 @@ class Reader(read_db.Reader):
         return h
 
     def header(self, sector):
-        """The sector's pair of tables, (.wdl, .dtm), opened and checked; an error when the
-        sector is not in the tables."""
+        """The sector's pair of tables, (.wdl, .dtm), opened and checked, the .dtm None for a
+        sector held without it; an error when the sector is not in the tables."""
         if sector not in self.headers:
             name = read_db.sector_name(sector)
-            present = [os.path.lexists(os.path.join(self.dir, name + e)) for e in KINDS]
-            if not any(present):
+            wdl_there, dtm_there = [os.path.lexists(os.path.join(self.dir, name + e))
+                                    for e in KINDS]
+            if not wdl_there and not dtm_there:
                 raise ValueError(f"sector {name} is not in the tables")
-            if not all(present):
-                missing = name + [e for e, p in zip(KINDS, present) if not p][0]
-                raise ValueError(f"sector {name} is not in the tables: {missing} is missing")
+            if not wdl_there:
+                raise ValueError(f"sector {name} is not in the tables: {name}.wdl is missing")
             wdl = self.open_table(sector, ".wdl")
+            if not dtm_there:
+                self.headers[sector] = (wdl, None)
+                return self.headers[sector]
             dtm = self.open_table(sector, ".dtm")
             if wdl["source_sum"] != dtm["source_sum"]:
                 raise ValueError(f"{dtm['path']}: built from database file "
@@ -260,6 +265,8 @@ class Reader(read_db.Reader):
             return "draw -"
         if v == 3:
             raise ValueError(f"{wdl['path']}: symbol 3 at slot {slot}, not a value")
+        if dtm is None:
+            return "win -" if v == 1 else "loss -"
         k = self.symbol(dtm, slot)
         return f"win {2 * k + 1}" if v == 1 else f"loss {2 * k}"
 

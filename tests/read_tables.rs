@@ -1,5 +1,6 @@
 //! The second reader of compact tables, `scripts/read_tables.py`, written from docs/tables.md,
-//! answers what `morris query --tables` answers; and the document's worked example holds.
+//! answers what `morris query --tables` answers (WDL-only sets included); and the document's
+//! worked example holds.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -71,6 +72,26 @@ fn python_tables_reader_agrees_with_query() {
         six_answered * 100 >= positions.len() * 95,
         "six: {six_answered}"
     );
+    // A WDL-only set of six (`tables --wdl-only`): values without depths, alike.
+    let db = tables.with_file_name("db");
+    let wdl = tables.with_file_name("wdl");
+    let out = run_morris(
+        &[
+            "--variant",
+            "six",
+            "tables",
+            "--quiet",
+            "--wdl-only",
+            "--db",
+            db.to_str().unwrap(),
+            "--out",
+            wdl.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "tables: {}", output_text(&out));
+    let wdl_answered = compare(&python, &wdl, "six", &positions);
+    assert_eq!(wdl_answered, six_answered, "six WDL-only");
 
     let nine = Variant::by_name("nine").unwrap();
     let tables = tables_of("read-tables-nine", "nine", &["--max-pieces", "5"]);

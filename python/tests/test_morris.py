@@ -172,6 +172,38 @@ def test_tables_answer_as_the_command_line(folders, samples):
     agree(t, "six", ["--tables", folders["tables"]], samples["six"])
 
 
+def test_wdl_only_tables_answer_values_and_never_a_depth(folders, samples, tmp_path):
+    """Tables built with `--wdl-only` answer every value as the command line does (`analysis`
+    with every depth None and "metric": None); a win's or a loss's depth is refused with
+    NoDistanceError, never guessed; `outcome` and numpy batches answer without one."""
+    wdl = tmp_path / "wdl"
+    cli("--variant", "six", "tables", "--db", folders["db"], "--out", wdl, "--wdl-only", "-q")
+    t, full = morris.open(wdl, "six"), morris.open(folders["db"], "six")
+    assert t.is_tables
+    texts = samples["six"]
+    decided = 0
+    for text, want in zip(texts, cli_query("six", ["--tables", wdl], texts)):
+        if "error" in want:
+            continue
+        assert t.analysis(text) == want, text
+        truth = full.probe(text)
+        assert t.outcome(text) == truth.value == want["value"]
+        if "metric" not in want:  # a finished position: lost at depth 0, read from no file
+            assert (truth.value, truth.depth) == ("loss", 0) and want["depth"] == 0
+            assert t.probe(text) == truth
+            continue
+        assert want["metric"] is None and want["depth"] is None
+        assert all(m["depth"] is None for m in want["moves"])
+        if truth.value == "draw":
+            assert t.probe(text) == truth
+            continue
+        with pytest.raises(morris.NoDistanceError, match="Database.outcome") as e:
+            t.probe(text)
+        assert e.value.sector == morris.Position.parse(text, "six").sector
+        decided += 1
+    assert decided > len(texts) // 10
+
+
 def test_positions_as_bitboards_round_trip_as_the_c_library_numbers_them(samples):
     for variant in ["six", "seven", "nine"]:
         v = morris.Variant(variant)
