@@ -36,6 +36,7 @@ cargo build --release --bin morris
 step "six solved, its tables built"
 "$bin" --variant six solve --db "$work/db" -q
 "$bin" --variant six tables --db "$work/db" --out "$work/tables" -q
+"$bin" --variant six tables --db "$work/db" --out "$work/wdl" --wdl-only -q
 # A folder where only 3-3-0-0 is solved (the start is missing), and one whose start sector
 # file is damaged (one byte of its header changed: the header checksum fails).
 "$bin" --variant six solve --db "$work/partial" --sector 3-3-0-0 -q
@@ -61,7 +62,8 @@ flags=(-std=c11 -O2 -Wall -Wextra -Werror -pthread -Icapi/include)
 "$cc" "${flags[@]}" capi/tests/probe.c "$target/release/libmorris.a" -lm -ldl -o "$work/probe-static"
 "$cc" "${flags[@]}" capi/tests/probe.c -L"$target/release" -lmorris -o "$work/probe-shared"
 args=(--variant six --positions "$work/positions.txt" --expected "$work/expected.jsonl"
-  --partial "$work/partial" --damaged "$work/damaged" "$work/db" "$work/tables")
+  --partial "$work/partial" --damaged "$work/damaged" --wdl-only "$work/wdl" "$work/db"
+  "$work/tables")
 "$work/probe-static" "${args[@]}"
 LD_LIBRARY_PATH="$target/release" "$work/probe-shared" "${args[@]}"
 

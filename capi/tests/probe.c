@@ -3,7 +3,7 @@
  * `morris query --json` printed for them.
  *
  *   probe --variant six --positions POSITIONS --expected ANSWERS FOLDER... \
- *         [--partial FOLDER] [--damaged FOLDER]
+ *         [--partial FOLDER] [--damaged FOLDER] [--wdl-only FOLDER]
  *
  * POSITIONS holds one position a line; ANSWERS the `morris --variant six query --json -` lines
  * for them, in the same order. Each FOLDER (a database folder, a tables folder) is opened and
@@ -12,7 +12,8 @@
  * order, the best move. Then 4 threads probe all positions at once on one handle, each checking
  * its own last error between. The error codes are checked on bad arguments and positions;
  * --partial names a folder where the start's sector is not solved (MORRIS_MISSING) but 3-3-0-0
- * is, --damaged one whose start sector file is damaged (MORRIS_DAMAGED). The error checks
+ * is, --damaged one whose start sector file is damaged (MORRIS_DAMAGED), --wdl-only a tables
+ * folder built with `morris tables --wdl-only` (every value, no depth: MORRIS_NO_DISTANCE). The error checks
  * write six's positions. Each FOLDER is also opened with morris_open_reader, its files read
  * by this program's own function (pread), and every position checked again, from 4 threads
  * too; a read function that fails is MORRIS_IO.
@@ -714,6 +715,45 @@ static void check_damaged(const char *path, const char *variant) {
   morris_close(db);
 }
 
+/* A WDL-only folder: every position's value from morris_probe_wdl_bits as the database's;
+   morris_probe_text answers draws and finished positions (lost at depth 0, read from no file)
+   and refuses a win's or a loss's depth with MORRIS_NO_DISTANCE, never a guess. */
+static void check_wdl_only(const char *path, const char *variant, size_t n,
+                           const expected *answers) {
+  morris_db *db = morris_open(path, variant, NULL);
+  if (!check(db != NULL, "wdl-only", "morris_open: %s", morris_last_error())) return;
+  size_t refused = 0, answered = 0;
+  for (size_t i = 0; i < n; i++) {
+    const expected *e = &answers[i];
+    if (e->error) continue;
+    answered++;
+    morris_bits b = {0, 0, 0, 0, MORRIS_WHITE};
+    int32_t w = 99;
+    int rc = morris_position_bits(db, e->input, &b.white, &b.black, &b.white_hand, &b.black_hand,
+                                  &b.side_to_move);
+    rc = rc ? rc : morris_probe_wdl_bits(db, &b, &w);
+    check(rc == MORRIS_OK && w == e->value, "wdl-only value", "%s: %d, value %d, expected %d: %s",
+          e->input, rc, w, e->value, morris_last_error());
+    morris_value v = {99, 99};
+    rc = morris_probe_text(db, e->input, &v);
+    if (rc == MORRIS_NO_DISTANCE) {
+      check(e->value != MORRIS_DRAW && strstr(morris_last_error(), "depth file") != NULL,
+            "wdl-only depth", "%s: refused (%s), expected %d", e->input, morris_last_error(),
+            e->value);
+      refused++;
+    } else {
+      check(rc == MORRIS_OK && v.value == e->value && v.depth == e->depth &&
+                (e->value == MORRIS_DRAW || e->depth == 0),
+            "wdl-only depth", "%s: %d, %d at %d, expected %d at %d: %s", e->input, rc, v.value,
+            v.depth, e->value, e->depth, morris_last_error());
+    }
+  }
+  check(refused * 10 > answered, "wdl-only", "only %zu of %zu refused a depth", refused,
+        answered);
+  printf("wdl-only %s: %zu positions, %zu depths refused\n", path, answered, refused);
+  morris_close(db);
+}
+
 /* ---- batches, win/draw/loss only, coverage, cache sizes ------------------------------- */
 
 /* Every position answered by the batch call as one by one, with a bad item among them that
@@ -946,13 +986,13 @@ static void run_reader(const char *path, size_t n, char **inputs, const expected
 static void usage(void) {
   fprintf(stderr,
           "usage: probe [--variant NAME] --positions FILE --expected FILE FOLDER... "
-          "[--partial FOLDER] [--damaged FOLDER]\n");
+          "[--partial FOLDER] [--damaged FOLDER] [--wdl-only FOLDER]\n");
   exit(2);
 }
 
 int main(int argc, char **argv) {
   const char *variant = "six", *positions = NULL, *answers_path = NULL;
-  const char *partial = NULL, *damaged = NULL;
+  const char *partial = NULL, *damaged = NULL, *wdl_only = NULL;
   const char *folders[16];
   int nfolders = 0;
   for (int i = 1; i < argc; i++) {
@@ -963,6 +1003,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--expected") && has) answers_path = argv[++i];
     else if (!strcmp(a, "--partial") && has) partial = argv[++i];
     else if (!strcmp(a, "--damaged") && has) damaged = argv[++i];
+    else if (!strcmp(a, "--wdl-only") && has) wdl_only = argv[++i];
     else if (a[0] != '-' && nfolders < 16) folders[nfolders++] = a;
     else usage();
   }
@@ -991,6 +1032,7 @@ int main(int argc, char **argv) {
   check_open_errors(variant, folders[0]);
   if (partial) check_partial(partial, variant);
   if (damaged) check_damaged(damaged, variant);
+  if (wdl_only) check_wdl_only(wdl_only, variant, n, answers);
 
   long ok = atomic_load(&passed), bad = atomic_load(&failed);
   printf("%ld passed, %ld failed\n", ok, bad);
