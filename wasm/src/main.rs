@@ -65,8 +65,8 @@ fn answer(dir: &Path, variant: &Variant) -> Result<(), String> {
             .map_err(|e| e.to_string())
             .and_then(|(pos, turn)| {
                 reachable.check(&pos, turn).map_err(|e| e.to_string())?;
-                let a = db.analyse(&pos).map_err(|e| e.to_string())?;
-                Ok(wire::line(&wire::QueryJson::new(variant, &pos, turn, &a)))
+                let a = db.answer(&pos).map_err(|e| e.to_string())?;
+                Ok(wire::line(&wire::QueryJson::of(variant, &pos, turn, &a)))
             });
         match answer {
             Ok(json) => write!(out, "{json}"),
