@@ -3,7 +3,6 @@
 use std::process::ExitCode;
 
 use morris::query::wire::{self, StatsJson};
-use morris::solve::start_value;
 use morris::{SectorStats, Variant};
 
 use super::args::Source;
@@ -60,15 +59,17 @@ pub fn stats(variant: &Variant, source: &Source, json: bool) -> Result<ExitCode,
         .fold(SectorStats::default(), |t, r| t.merge(r.1));
     row(&mut out, "total", &total)?;
     let start = morris::Position::start(variant);
-    match (start_value(&db), db.probe_outcome(&start)) {
-        (Some(v), _) => out.line(format_args!("start position: {}", describe_start(v)))?,
-        (None, Ok(o)) if !db.sector(morris::Sector::of(&start))?.has_distances() => {
-            out.line(format_args!(
-                "start position: {} (these tables hold no depth file for it)",
+    let said = match db.probe(&start) {
+        Ok(v) => describe_start(v),
+        Err(morris::Error::NoDistance { .. }) => match db.probe_outcome(&start) {
+            Ok(o) => format!(
+                "{} (these tables hold no depth file for it)",
                 describe_outcome(o)
-            ))?
-        }
-        (None, _) => out.line("start position: not solved")?,
-    }
+            ),
+            Err(_) => "not solved".into(),
+        },
+        Err(_) => "not solved".into(),
+    };
+    out.line(format_args!("start position: {said}"))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -15,18 +15,7 @@ fn refuse_without_depths(
     db: &morris::store::Database,
     sectors: &[morris::Sector],
 ) -> Result<(), Failure> {
-    let mut read: Vec<morris::Sector> = sectors
-        .iter()
-        .flat_map(|&s| std::iter::once(s).chain(s.successors(db.variant())))
-        .collect();
-    read.sort();
-    read.dedup();
-    // A sector that cannot be opened is the proof's fault to report, not this refusal.
-    let bare: Vec<String> = read
-        .iter()
-        .filter(|&&s| db.sector(s).is_ok_and(|v| !v.has_distances()))
-        .map(|s| s.to_string())
-        .collect();
+    let bare = morris::verify::without_depths(db, sectors);
     let Some(first) = bare.first() else {
         return Ok(());
     };

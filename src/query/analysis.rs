@@ -1,5 +1,7 @@
 //! Perfect play from a database: the value of a position and of each of its legal moves.
 
+use std::cmp::Ordering;
+
 use crate::error::{Damage, Error};
 use crate::rules::Position;
 use crate::rules::{generate, play, value_without_moves};
@@ -72,17 +74,11 @@ impl Database {
     /// `Error::NoDistance` when one of them is held without its depth file.
     pub fn analyse(&self, pos: &Position) -> Result<Analysis, Error> {
         let value = self.probe(pos)?;
-        let board = self.variant().board();
-        // Each move's notation once, for the tie-break, not once per comparison.
-        let mut named = generate(self.variant(), pos)
-            .iter()
-            .map(|&mv| {
-                let value = self.probe(&play(pos, mv))?.before_move();
-                Ok((MoveValue { mv, value }, mv.to_notation(board)))
-            })
-            .collect::<Result<Vec<_>, Error>>()?;
-        named.sort_by(|(a, an), (b, bn)| a.value.preference(b.value).then_with(|| an.cmp(bn)));
-        let moves: Vec<MoveValue> = named.into_iter().map(|(m, _)| m).collect();
+        let moves: Vec<MoveValue> = self
+            .ranked(pos, |p| Ok(self.probe(p)?.before_move()), Value::preference)?
+            .into_iter()
+            .map(|(mv, value)| MoveValue { mv, value })
+            .collect();
         let consistent = match moves.first() {
             Some(best) => best.value == value,
             None => value == value_without_moves(self.variant(), pos),
@@ -107,17 +103,15 @@ impl Database {
     /// disagrees with the best move's is `Error::Damaged`.
     pub fn analyse_outcomes(&self, pos: &Position) -> Result<OutcomeAnalysis, Error> {
         let outcome = self.probe_outcome(pos)?;
-        let board = self.variant().board();
-        let mut named = generate(self.variant(), pos)
-            .iter()
-            .map(|&mv| {
-                let outcome = self.probe_outcome(&play(pos, mv))?.before_move();
-                Ok((MoveOutcome { mv, outcome }, mv.to_notation(board)))
-            })
-            .collect::<Result<Vec<_>, Error>>()?;
-        named
-            .sort_by(|(a, an), (b, bn)| (a.outcome.preference(b.outcome)).then_with(|| an.cmp(bn)));
-        let moves: Vec<MoveOutcome> = named.into_iter().map(|(m, _)| m).collect();
+        let moves: Vec<MoveOutcome> = self
+            .ranked(
+                pos,
+                |p| Ok(self.probe_outcome(p)?.before_move()),
+                Outcome::preference,
+            )?
+            .into_iter()
+            .map(|(mv, outcome)| MoveOutcome { mv, outcome })
+            .collect();
         let best = match moves.first() {
             Some(best) => best.outcome,
             None => value_without_moves(self.variant(), pos).outcome(),
@@ -153,9 +147,24 @@ impl Database {
                 return self.analyse_outcomes(pos).map(Answer::Outcomes);
             }
         }
-        match self.analyse(pos) {
-            Err(Error::NoDistance { .. }) => self.analyse_outcomes(pos).map(Answer::Outcomes),
-            r => r.map(Answer::Values),
-        }
+        self.analyse(pos).map(Answer::Values)
+    }
+
+    /// Every legal move of `pos` with `of` the position it leads to (what the side to move
+    /// gets by playing it), best first by `order`, ties in notation order.
+    fn ranked<T: Copy>(
+        &self,
+        pos: &Position,
+        of: impl Fn(&Position) -> Result<T, Error>,
+        order: fn(T, T) -> Ordering,
+    ) -> Result<Vec<(Move, T)>, Error> {
+        let board = self.variant().board();
+        // Each move's notation once, for the tie-break, not once per comparison.
+        let mut named = generate(self.variant(), pos)
+            .iter()
+            .map(|&mv| Ok((mv, of(&play(pos, mv))?, mv.to_notation(board))))
+            .collect::<Result<Vec<_>, Error>>()?;
+        named.sort_by(|(_, a, an), (_, b, bn)| order(*a, *b).then_with(|| an.cmp(bn)));
+        Ok(named.into_iter().map(|(mv, t, _)| (mv, t)).collect())
     }
 }

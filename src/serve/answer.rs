@@ -25,9 +25,9 @@ impl ApiError {
 
 impl From<Error> for ApiError {
     /// An unsolved sector is 404 (and so is a distance asked of tables that hold none), other
-    /// bad input 400, damage and I/O errors 500; the message
-    /// names the variant, rule set, sector and file, never a folder of the server's (the
-    /// server's log keeps the whole error).
+    /// bad input 400, damage and I/O errors 500; the message names the variant, rule set,
+    /// sector and file, never a folder of the server's (the server's log keeps the whole
+    /// error).
     fn from(e: Error) -> ApiError {
         let status = match &e {
             Error::Missing(_) | Error::NoDistance { .. } => StatusCode::NOT_FOUND,

@@ -76,12 +76,13 @@ fn kept(
         table_path(tables.dir(), s, TableKind::Wdl),
         table_path(tables.dir(), s, TableKind::Depth),
     );
-    if !wdl_path.exists() && !depth_path.exists() {
-        return Ok(None);
-    }
-    // One file of the two, where both are wanted: the pair is rebuilt.
-    let both = wdl_path.exists() && depth_path.exists();
-    if !(wdl_only || both) {
+    // Nothing built yet, or one file of the two where both are wanted: built anew.
+    let (wdl_there, depth_there) = (wdl_path.exists(), depth_path.exists());
+    let wanted = match wdl_only {
+        true => wdl_there || depth_there,
+        false => wdl_there && depth_there,
+    };
+    if !wanted {
         return Ok(None);
     }
     let slots = db.index(s).size();

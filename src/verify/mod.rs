@@ -182,6 +182,16 @@ fn read_by(db: &Database, s: Sector) -> BTreeSet<Sector> {
         .collect()
 }
 
+/// The sectors that the proof of `sectors` reads and that are held as win/draw/loss tables
+/// without their depth files: the proof checks every depth, so it cannot be made from them.
+/// A sector that cannot be opened is left out (the proof reports it).
+pub fn without_depths(db: &Database, sectors: &[Sector]) -> Vec<Sector> {
+    let read: BTreeSet<Sector> = sectors.iter().flat_map(|&s| read_by(db, s)).collect();
+    (read.into_iter())
+        .filter(|&s| db.sector(s).is_ok_and(|v| !v.has_distances()))
+        .collect()
+}
+
 /// Why the files of sector `s` cannot be used, from the error opening them.
 fn unusable(db: &Database, s: Sector, e: Error) -> Unusable {
     match e {
