@@ -127,6 +127,26 @@ fn wdl_only_tables_answer_every_value_and_no_depth() {
     // A rerun keeps it.
     let again = build(&db, &wdl, &["--wdl-only"]);
     assert!((again["sectors"].as_array().unwrap().iter()).all(|s| s["kept"] == true));
+    // A depth file of another sector in the set: the sector is rebuilt WDL-only, the stray
+    // file gone (a depth file left beside a rebuilt .wdl would refuse the whole sector).
+    let (full_dir, wdl_dir) = (rule_dir(&full, "six"), rule_dir(&wdl, "six"));
+    fs::copy(full_dir.join("3-3-0-0.dtm"), wdl_dir.join("4-4-0-0.dtm")).unwrap();
+    let mended = build(&db, &wdl, &["--wdl-only"]);
+    let rebuilt: Vec<&serde_json::Value> = (mended["sectors"].as_array().unwrap().iter())
+        .filter(|s| s["kept"] == false)
+        .collect();
+    assert_eq!(rebuilt.len(), 1, "{mended}");
+    assert_eq!(rebuilt[0]["sector"], "4-4-0-0");
+    let names = |f: &[(String, Vec<u8>)]| f.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        names(&files(&wdl)),
+        names(&expected),
+        "the stray depth file is gone"
+    );
+    assert!(
+        files(&wdl) == expected,
+        "the set is whole again, byte for byte"
+    );
 
     // Every slot: outcomes as the database's; draws answered, wins' and losses' depths refused.
     let v = Variant::by_name("six").unwrap();

@@ -205,7 +205,8 @@ pub struct TablesArgs {
     pub model: ModelArg,
     /// Build the win/draw/loss tables only, without depth tables: a smaller set whose readers
     /// answer every position's value, and no distances (`query` says so). Tables already
-    /// built are kept, their depth tables with them.
+    /// built and sound are kept, their depth tables with them; a sector rebuilt loses its
+    /// depth table.
     #[arg(long)]
     pub wdl_only: bool,
     /// Print one JSON object with every sector's file sizes and checksums.

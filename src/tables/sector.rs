@@ -126,25 +126,23 @@ pub fn build_sector(
     // The depth table first: a win/draw/loss table alone is a whole WDL-only sector, so it is
     // written last, once its depth table (if any) is in place.
     let depth_path = table_path(dir, sector, TableKind::Depth);
-    if !options.wdl_only {
-        write_table(&depth_path, &mut depth_header, &depth_dict, &depth_blocks)?;
+    match options.wdl_only {
+        false => write_table(&depth_path, &mut depth_header, &depth_dict, &depth_blocks)?,
+        true => remove_stale(&depth_path)?,
     }
     let wdl_path = table_path(dir, sector, TableKind::Wdl);
     write_table(&wdl_path, &mut wdl_header, &wdl_dict, &wdl_blocks)?;
+    let depth = (!options.wdl_only).then_some(&depth_header);
     Ok(SectorReport {
         sector: sector.to_string(),
         slots: b.slots,
         positions: source.stats.positions,
         database_bytes: std::fs::metadata(file.path()).map_or(0, |m| m.len()),
         wdl_bytes: wdl_header.file_len,
-        depth_bytes: if options.wdl_only {
-            0
-        } else {
-            depth_header.file_len
-        },
+        depth_bytes: depth.map_or(0, |h| h.file_len),
         model: model_name(&wdl_header.model),
         wdl_checksum: wdl_header.checksum_hex(),
-        depth_checksum: (!options.wdl_only).then(|| depth_header.checksum_hex()),
+        depth_checksum: depth.map(TableHeader::checksum_hex),
         kept: false,
     })
 }
@@ -305,6 +303,17 @@ impl Builder<'_> {
                 },
             )
             .collect()
+    }
+}
+
+/// Removes the depth table at `path` left by an earlier build of a sector now rebuilt without
+/// one. A sector is rebuilt only when its files fail their check or come from another database
+/// file: that depth table would not match the new win/draw/loss table, and the whole sector
+/// would be refused.
+fn remove_stale(path: &Path) -> Result<(), Error> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(path, e)),
+        _ => Ok(()),
     }
 }
 
