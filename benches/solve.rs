@@ -1,11 +1,12 @@
-//! Index rank/unrank and solving the nine 4-4-0-0 work unit from scratch, each checked.
+//! Index rank/unrank and solving work units (nine's 4-4-0-0 and 3-5-0-0, Lasker's
+//! 4-5-1-0 with pieces in hand) from scratch, each checked.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use morris::solve::{solve, solve_unit};
-use morris::space::{plan, Sector};
+use morris::space::{plan, Sector, WorkUnit};
 use morris::space::{Orbits, SectorIndex};
 use morris::store::Database;
 use morris::Silent;
@@ -61,11 +62,22 @@ fn index(c: &mut Criterion) {
     group.finish();
 }
 
-fn solve_4_4(c: &mut Criterion) {
-    let v = Variant::by_name("nine").unwrap();
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-solve-4-4");
+/// A fresh database of `variant` in the bench folder `tag` with every unit solved that the
+/// unit of `target` depends on, and that unit (the one to time).
+fn with_dependencies(variant: &str, tag: &str, target: Sector) -> (Database, WorkUnit) {
+    let v = Variant::by_name(variant).unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(tag);
     let _ = std::fs::remove_dir_all(&dir);
     let db = Database::new(&dir, &v).unwrap();
+    let mut units = plan(&v, &[target]);
+    let last = units.pop().unwrap();
+    for u in &units {
+        solve(&db, &u.sectors, &Silent).unwrap();
+    }
+    (db, last)
+}
+
+fn solve_4_4(c: &mut Criterion) {
     let target = Sector {
         mover: 4,
         opponent: 4,
@@ -73,18 +85,14 @@ fn solve_4_4(c: &mut Criterion) {
         opponent_hand: 0,
     };
     // Solve what 4-4-0-0 depends on once; then time its own unit.
-    let units = plan(&v, &[target]);
-    let (last, deps) = units.split_last().unwrap();
+    let (db, last) = with_dependencies("nine", "bench-solve-4-4", target);
     assert_eq!(last.sectors, vec![target]);
-    for u in deps {
-        solve(&db, &u.sectors, &Silent).unwrap();
-    }
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
     group.throughput(Throughput::Elements(db.index(target).size()));
     group.bench_function("nine-4-4-0-0", |b| {
         b.iter(|| {
-            solve_unit(&db, last, &Silent).unwrap();
+            solve_unit(&db, &last, &Silent).unwrap();
             let stats = db.sector(target).unwrap().stats();
             // Canonical win/loss/draw of 4-4-0-0, as solved before any optimization and
             // proved by `morris verify`.
@@ -97,17 +105,9 @@ fn solve_4_4(c: &mut Criterion) {
 /// The flying unit 3-5-0-0 with 5-3-0-0 of nine: 6 M slots, 32 retrograde levels, most of
 /// its time in the levels (predecessors ranked, told and resolved).
 fn solve_3_5(c: &mut Criterion) {
-    let v = Variant::by_name("nine").unwrap();
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-solve-3-5");
-    let _ = std::fs::remove_dir_all(&dir);
-    let db = Database::new(&dir, &v).unwrap();
     let target: Sector = "3-5-0-0".parse().unwrap();
-    let units = plan(&v, &[target]);
-    let (last, deps) = units.split_last().unwrap();
+    let (db, last) = with_dependencies("nine", "bench-solve-3-5", target);
     assert_eq!(last.sectors.len(), 2);
-    for u in deps {
-        solve(&db, &u.sectors, &Silent).unwrap();
-    }
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
     group.throughput(Throughput::Elements(
@@ -115,7 +115,7 @@ fn solve_3_5(c: &mut Criterion) {
     ));
     group.bench_function("nine-3-5-0-0-with-5-3-0-0", |b| {
         b.iter(|| {
-            solve_unit(&db, last, &Silent).unwrap();
+            solve_unit(&db, &last, &Silent).unwrap();
             let stats = db.sector(target).unwrap().stats();
             // Canonical win/loss/draw of 3-5-0-0 in data/results/nine-standard.json.
             assert_eq!((stats.win, stats.loss, stats.draw), (6301, 9677, 2_564_412));
@@ -124,5 +124,33 @@ fn solve_3_5(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, index, solve_4_4, solve_3_5);
+/// Lasker's twin unit 4-5-1-0 with 5-4-0-1: 22.7 M slots, the mover of 4-5-1-0 placing or
+/// moving. Nearly all its time goes to reading children: every placement leads outside the
+/// unit (into 5-5-0-0), as in almost every Lasker unit with pieces in hand.
+fn solve_lasker_4_5_1_0(c: &mut Criterion) {
+    let target: Sector = "4-5-1-0".parse().unwrap();
+    let twin: Sector = "5-4-0-1".parse().unwrap();
+    let (db, last) = with_dependencies("lasker", "bench-solve-lasker-4-5-1-0", target);
+    assert_eq!(last.sectors, vec![target, twin]);
+    let mut group = c.benchmark_group("solve");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(
+        last.sectors.iter().map(|&s| db.index(s).size()).sum(),
+    ));
+    group.bench_function("lasker-4-5-1-0-with-5-4-0-1", |b| {
+        b.iter(|| {
+            solve_unit(&db, &last, &Silent).unwrap();
+            let counts = |s| {
+                let stats = db.sector(s).unwrap().stats();
+                (stats.win, stats.loss, stats.draw)
+            };
+            // Canonical win/loss/draw, proved by `morris verify` of the whole 4-5-1-0 solve.
+            assert_eq!(counts(target), (21500, 13, 10_288_983));
+            assert_eq!(counts(twin), (124, 1970, 10_308_402));
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, index, solve_4_4, solve_3_5, solve_lasker_4_5_1_0);
 criterion_main!(benches);
