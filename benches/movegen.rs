@@ -56,7 +56,7 @@ fn bench(c: &mut Criterion) {
     let mut split = 0u64;
     for p in &positions {
         let mut closing = 0u64;
-        split += split_moves(&v, p, |_| closing += 1) as u64 + closing;
+        split += split_moves(&v, p, |_| closing += 1).count() as u64 + closing;
     }
     assert_eq!(split, forward_count, "the split counts every move once");
     group.bench_function("count/one-by-one/nine", |b| {
@@ -72,7 +72,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let (mut plain, mut closing) = (0u64, 0u64);
             for p in &positions {
-                plain += split_moves(&v, black_box(p), |_| closing += 1) as u64;
+                plain += split_moves(&v, black_box(p), |_| closing += 1).count() as u64;
             }
             plain + closing
         })

@@ -14,7 +14,7 @@ pub use crate::invalid::{clip, CLIP_CHARS};
 pub use board::Board;
 pub use movegen::{
     for_each_move, for_each_unmove, generate, has_move, play, split_moves, too_few_pieces,
-    value_without_moves, MoveList, MAX_MOVES,
+    value_without_moves, MoveList, OpenMoves, MAX_MOVES,
 };
 pub(crate) use movegen::{for_each_unmove_with, full_board_draw, removable};
 pub use mv::Move;

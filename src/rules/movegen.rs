@@ -135,15 +135,31 @@ impl<'a> Emitter<'a> {
     }
 }
 
+/// The legal moves of a position that close no mill, as [`split_moves`] answers them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenMoves {
+    /// The points where a placement closes no mill (empty when the mover may not place).
+    pub placements: PointSet,
+    /// How many shifts (slides or flights) close no mill.
+    pub shifts: u32,
+}
+
+impl OpenMoves {
+    /// How many moves close no mill.
+    pub fn count(&self) -> u32 {
+        self.placements.len() + self.shifts
+    }
+}
+
 /// The legal moves of `pos` split by whether they close a mill, for a caller that needs the
-/// others only counted: calls `closing` with every move that closes a mill (once per piece it
-/// may take, or once without a removal when none may be taken) and returns how many legal
-/// moves do not close one. Together they are exactly the moves of [`for_each_move`]; the
-/// count comes from population counts (per piece, its empty neighbours) rather than a move
-/// at a time.
-pub fn split_moves(variant: &Variant, pos: &Position, closing: impl FnMut(Move)) -> u32 {
+/// others only counted (or, for placements, their points): calls `closing` with every move
+/// that closes a mill (once per piece it may take, or once without a removal when none may
+/// be taken) and returns the others. Together they are exactly the moves of
+/// [`for_each_move`]; the shifts are counted by population counts (per piece, its empty
+/// neighbours) rather than a move at a time.
+pub fn split_moves(variant: &Variant, pos: &Position, closing: impl FnMut(Move)) -> OpenMoves {
     if too_few_pieces(pos) || full_board_draw(variant, pos) {
-        return 0;
+        return OpenMoves::default();
     }
     let board = variant.board();
     let rules = variant.rules();
@@ -153,12 +169,12 @@ pub fn split_moves(variant: &Variant, pos: &Position, closing: impl FnMut(Move))
     // The points where one more piece of the mover closes a mill; a move there closes one
     // unless the piece that moves was one of that mill's.
     let targets = board.closing_points(pos.mover) & empty;
-    let mut others = 0;
+    let mut others = OpenMoves::default();
     if rules.may_place(pos.mover_hand) {
         for to in targets {
             emit.emit(Move::place(to), pos.mover.with(to), &mut closing);
         }
-        others += (empty - targets).len();
+        others.placements = empty - targets;
     }
     if rules.may_move(pos.mover_hand) {
         let fly = may_fly(variant, pos);
@@ -185,7 +201,7 @@ pub fn split_moves(variant: &Variant, pos: &Position, closing: impl FnMut(Move))
                 }
             }
         }
-        others += all - closed;
+        others.shifts = all - closed;
     }
     others
 }
@@ -414,7 +430,13 @@ mod tests {
                             .iter()
                             .filter(|m| !board.in_mill(play(&pos, **m).opponent, m.to()))
                             .count();
-                        assert_eq!(others as usize, opened, "{name} {pos:?}");
+                        assert_eq!(others.count() as usize, opened, "{name} {pos:?}");
+                        let open_placements = all
+                            .iter()
+                            .filter(|m| m.from().is_none())
+                            .filter(|m| !board.in_mill(play(&pos, **m).opponent, m.to()))
+                            .fold(PointSet::from_bits(0), |set, m| set.with(m.to()));
+                        assert_eq!(others.placements, open_placements, "{name} {pos:?}");
                         all.retain(|m| board.in_mill(play(&pos, *m).opponent, m.to()));
                         all.sort();
                         closing.sort();

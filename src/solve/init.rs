@@ -6,13 +6,18 @@ use std::sync::atomic::Ordering::Relaxed;
 use rayon::prelude::*;
 
 use super::placement;
-use super::working::{chunks, not_a_dependency, pending, WorkingUnit, CHUNK, UNRESOLVED, UNUSED};
+use super::working::{
+    not_a_dependency, pending, WorkingSector, WorkingUnit, CHUNK, UNRESOLVED, UNUSED,
+};
 use crate::error::{Damage, Error, Limit};
+use crate::kernel::prefetch;
 use crate::progress::Progress;
 use crate::rules::{
-    for_each_move, play, split_moves, too_few_pieces, value_without_moves, Move, Position, Value,
+    for_each_move, play, split_moves, too_few_pieces, value_without_moves, Move, PointSet,
+    Position, Value,
 };
-use crate::space::{Entry, Sector, SectorIndex, WorkUnit};
+use crate::space::{Entry, RowPlaces, Sector, SectorIndex, WorkUnit};
+use crate::store::Key;
 
 impl WorkingUnit<'_> {
     /// Reads every position's children outside the unit and counts those inside; `rows`
@@ -27,23 +32,77 @@ impl WorkingUnit<'_> {
                 init_grouped(self, progress);
             }
         } else {
-            chunks(&self.parts).par_iter().for_each_init(
-                Scratch::default,
-                |scratch, &(k, a, b)| {
+            // Without `rows`, every part in its own layout and every child the general way
+            // (the tests' yardstick for the rows).
+            let orders: Vec<Option<SectorIndex>> = self
+                .parts
+                .iter()
+                .map(|p| rows.then(|| self.grouped_order(p)).flatten())
+                .collect();
+            let hands = self
+                .parts
+                .iter()
+                .any(|p| p.sector.mover_hand > 0 || p.sector.opponent_hand > 0);
+            let sizes = self
+                .parts
+                .iter()
+                .zip(&orders)
+                .map(|(p, order)| match order {
+                    Some(flipped) => flipped.size(),
+                    None => p.state.len() as u64,
+                });
+            let chunks: Vec<(usize, u64, u64)> = sizes
+                .enumerate()
+                .flat_map(|(k, n)| (0..n).step_by(CHUNK).map(move |a| (k, a, n)))
+                .collect();
+            progress.phase("reading children", chunks.iter().map(|c| c.2 - c.1).sum());
+            chunks
+                .par_iter()
+                .for_each_init(Scratch::default, |scratch, &(k, a, n)| {
                     // Stopped on request: skipped, and the unit ends without writing.
                     if progress.cancelled() {
                         return;
                     }
+                    let b = (a + CHUNK as u64).min(n);
                     let part = &self.parts[k];
-                    part.index.for_each_slot(a as u64, b as u64, |slot, pos| {
-                        let pos = pos.map(|p| part.layout_image(p));
-                        self.init(k, slot as usize, pos, scratch)
-                    });
+                    // Both orders visit runs of positions with one opponent set, except a part
+                    // in its own unflipped layout. Without hands (nine's twins) only the few
+                    // children with a removal leave the unit: rows gain nothing measurable.
+                    scratch.buffers.rows.by_rows =
+                        rows && (hands && part.flipped || orders[k].is_some());
+                    match &orders[k] {
+                        None => part.index.for_each_slot(a, b, |slot, pos| {
+                            let pos = pos.map(|p| part.layout_image(p));
+                            self.init(k, slot as usize, pos, scratch)
+                        }),
+                        // Each class of the part's positions is one used slot of the flipped
+                        // sector, so each used slot of the part is initialised exactly once.
+                        Some(flipped) => flipped.for_each_slot(a, b, |_, q| {
+                            if let Some(q) = q {
+                                let parent = q.flipped();
+                                self.init(k, part.slot(&parent) as usize, Some(parent), scratch);
+                            }
+                        }),
+                    }
                     self.flush(scratch);
-                    progress.advance((b - a) as u64);
-                },
-            );
+                    progress.advance(b - a);
+                });
         }
+    }
+
+    /// The order in which to visit a part of a unit of several sectors or a cyclic one: its
+    /// own layout's (`None`), or the slots of its flipped sector (the parts' positions grouped
+    /// by the opponent's set), where its placements lead out of the unit. A placement without
+    /// a removal leads from (M, O) to (O, M + p), so the children of a run of parents with
+    /// one O fall in one row of the child sector (kilobytes, read from the cache) rather than
+    /// in a row anywhere in it. A twin's second part is kept in that order already (see
+    /// [`WorkingSector::index`]); a part with no placement to read has little to gain and
+    /// would pay one scattered write per position.
+    fn grouped_order(&self, part: &WorkingSector) -> Option<SectorIndex> {
+        let s = part.sector;
+        let places_out = self.db.variant().rules().may_place(s.mover_hand)
+            && self.part_of(s.after_placement(0)).is_none();
+        (!part.flipped && places_out).then(|| self.db.index(s.flipped()))
     }
 
     /// Reads children outside the unit and counts distinct children inside it. Pipelined:
@@ -108,22 +167,31 @@ impl WorkingUnit<'_> {
             child_positions,
             entries,
             inside,
+            rows,
         } = buffers;
         child_positions.clear();
         entries.clear();
         inside.clear();
         st.outside.clear();
         let orbits = p.index.orbits();
-        // A move without a removal keeps the opponent's set as the child's mover set. Such
-        // children are pairwise distinct, even up to symmetry, unless that set has a
-        // non-trivial stabiliser (a symmetry relating two of them would have to fix it); when
-        // they stay in the unit they are counted without computing their slots. Placements
-        // and moves lead to different sectors (the hand differs), so each kind is asked.
-        let free_set = pos.opponent_pieces() >= 3 && !orbits.entry(pos.opponent).stabilised();
-        let s = Sector::of(&pos);
-        let in_unit = |child: Sector| free_set && self.part_of(child).is_some();
-        let place_fast = pos.mover_hand > 0 && in_unit(s.after_placement(0));
-        let move_fast = in_unit(s.after_move(0));
+        let by_rows = rows.by_rows;
+        let (place_fast, move_fast) = if by_rows {
+            // Its state is written when it is finished, after the next position has
+            // started: the line is on its way by then (the order scatters the writes).
+            prefetch(&p.state[slot]);
+            rows.meet(self, part, &pos);
+            rows.fast
+        } else {
+            self.counted_in_unit(&pos)
+        };
+        let rules = self.db.variant().rules();
+        let hand = pos.mover_hand;
+        // The open placements' children, in one row outside the unit (see `ChildRows`).
+        let plain_row = match rows.sectors[0] {
+            Some(j) if by_rows && !place_fast => self.child_row(rows, j, pos.opponent),
+            _ => None,
+        }
+        .map(|row| (rows.sectors[0].unwrap_or_default(), row));
         let mut plain = 0usize;
         let mut child_of = |mv: Move| {
             st.any = true;
@@ -136,6 +204,13 @@ impl WorkingUnit<'_> {
                 plain += 1;
                 return;
             }
+            if by_rows {
+                if let Some((j, slot)) = self.row_child(rows, &pos, mv) {
+                    self.children[j].file.prefetch(slot);
+                    st.outside.push((j as u8, slot));
+                    return;
+                }
+            }
             let child = play(&pos, mv);
             if too_few_pieces(&child) {
                 st.best_win = st.best_win.min(1);
@@ -143,20 +218,98 @@ impl WorkingUnit<'_> {
                 child_positions.push(child);
             }
         };
-        let rules = self.db.variant().rules();
-        let hand = pos.mover_hand;
-        if (!rules.may_place(hand) || place_fast) && (!rules.may_move(hand) || move_fast) {
-            // Every move that closes no mill is a plain child in the unit: counted by
-            // population counts, the others one by one.
-            let others = split_moves(self.db.variant(), &pos, &mut child_of) as usize;
-            plain += others;
-            st.any |= others > 0;
+        let places_plain = !rules.may_place(hand) || place_fast || plain_row.is_some();
+        if places_plain && (!rules.may_move(hand) || move_fast) {
+            // Every move that closes no mill is a plain child in the unit (counted by
+            // population counts) or a placement into one row outside (ranked there); the
+            // others are taken one by one.
+            let open = split_moves(self.db.variant(), &pos, &mut child_of);
+            st.any |= open.count() > 0;
+            match &plain_row {
+                Some((j, row)) => {
+                    plain += open.shifts as usize;
+                    self.placements_in_row(*j, row, &pos, open.placements, &mut st.outside);
+                }
+                None => plain += open.count() as usize,
+            }
         } else {
             for_each_move(self.db.variant(), &pos, &mut child_of);
         }
         entries.extend(child_positions.iter().map(|c| orbits.entry(c.mover)));
         self.locate(child_positions, entries, inside, &mut st.outside);
         st.in_unit = plain + inside.len();
+    }
+
+    /// The children of `pos` by placing on `points` without a removal, all in `row` of child
+    /// `j`, pushed to `outside` with their cells asked for.
+    #[inline]
+    fn placements_in_row(
+        &self,
+        j: usize,
+        row: &RowPlaces,
+        pos: &Position,
+        points: PointSet,
+        outside: &mut Vec<(u8, u64)>,
+    ) {
+        let file = &self.children[j].file;
+        // The ranks of the mover's places plus one, from one pass over them.
+        let mut ranks = self.db.orbits().one_more();
+        ranks.set(row.places_of(pos.mover));
+        for p in points {
+            let slot = row.base() + ranks.rank(row.place(p));
+            file.prefetch(slot);
+            outside.push((j as u8, slot));
+        }
+    }
+
+    /// Whether the placements and the moves without a removal of `pos` lead into the unit
+    /// and may be counted there without their slots. A move without a removal keeps the
+    /// opponent's set as the child's mover set. Such children are pairwise distinct, even
+    /// up to symmetry, unless that set has a non-trivial stabiliser (a symmetry relating two
+    /// of them would have to fix it). Placements and moves lead to different sectors (the
+    /// hand differs), so each kind is asked.
+    fn counted_in_unit(&self, pos: &Position) -> (bool, bool) {
+        let orbits = self.db.orbits();
+        let free_set = pos.opponent_pieces() >= 3 && !orbits.entry(pos.opponent).stabilised();
+        let s = Sector::of(pos);
+        let in_unit = |child: Sector| free_set && self.part_of(child).is_some();
+        let place_fast = pos.mover_hand > 0 && in_unit(s.after_placement(0));
+        (place_fast, in_unit(s.after_move(0)))
+    }
+
+    /// The row of the positions whose mover set is `set` in child `j`, made once a run.
+    #[inline]
+    fn child_row(&self, rows: &mut ChildRows, j: usize, set: PointSet) -> Option<RowPlaces> {
+        if let Some(&(_, _, row)) = rows.made.iter().find(|m| m.0 == j && m.1 == set) {
+            return row;
+        }
+        let row = self.children[j].index.row_places(set);
+        rows.made.push((j, set, row));
+        row
+    }
+
+    /// The child of `pos` by `mv` as (child, slot) where it lies in a row of the run outside
+    /// the unit; `None` for the general path (a child in the unit, one lost for too few
+    /// pieces, a row with a stabiliser).
+    #[inline]
+    fn row_child(&self, rows: &mut ChildRows, pos: &Position, mv: Move) -> Option<(usize, u64)> {
+        let (taken, set) = match mv.removed() {
+            None => (0, pos.opponent),
+            Some(_) if pos.opponent.len() + pos.opponent_hand as u32 <= 3 => return None,
+            Some(r) => (1, pos.opponent.without(r)),
+        };
+        let (kind, mover) = match mv.from() {
+            None => (taken, pos.mover.with(mv.to())),
+            Some(from) => (2 + taken, pos.mover.without(from).with(mv.to())),
+        };
+        let j = rows.sectors[kind]?;
+        let row = self.child_row(rows, j, set)?;
+        Some((
+            j,
+            self.children[j]
+                .index
+                .slot_in_row(&row, row.places_of(mover)),
+        ))
     }
 
     /// Sorts the children into those in the unit, as distinct (part << 56 | slot), and those
@@ -190,19 +343,35 @@ impl WorkingUnit<'_> {
         st.pending = false;
         let p = &self.parts[st.part];
         let (slot, pos) = (st.slot, &st.pos);
-        let mut best_win = st.best_win;
-        let mut deepest_win: Option<u32> = None;
+        // The children's keys, without a branch per child: the least (a loss the shallowest
+        // first), the least of the wins (the deepest), and whether one is a draw or bad.
+        let (mut best, mut best_of_wins, mut bad) = (u32::MAX, u32::MAX, 0);
         let mut draw = false;
         for &(j, slot) in st.outside.iter() {
             let c = &self.children[j as usize];
-            match c.file.cell_in_whole(slot) {
-                Ok(Some(Value::Loss(d))) => best_win = best_win.min(d + 1),
-                Ok(Some(Value::Win(d))) => deepest_win = Some(deepest_win.unwrap_or(0).max(d)),
-                Ok(Some(Value::Draw)) => draw = true,
-                Ok(None) => self.fail(Error::damaged(c.file.path(), Damage::UnusedSlot { slot })),
+            match c.file.key_in_whole(slot, &c.keys) {
+                Ok(k) => {
+                    best = best.min(k);
+                    best_of_wins = best_of_wins.min(if k >= Key::WIN { k } else { u32::MAX });
+                    draw |= k == Key::DRAW;
+                    bad |= k;
+                }
                 Err(e) => self.fail(e),
             }
         }
+        if bad & Key::BAD != 0 {
+            for &(j, slot) in st.outside.iter() {
+                let c = &self.children[j as usize];
+                if let Ok(None) = c.file.cell_in_whole(slot) {
+                    self.fail(Error::damaged(c.file.path(), Damage::UnusedSlot { slot }));
+                }
+            }
+            return;
+        }
+        let best_win = st
+            .best_win
+            .min(if best < Key::DRAW { best + 1 } else { u32::MAX });
+        let deepest_win = (best_of_wins != u32::MAX).then(|| 0xFFFF - (best_of_wins - Key::WIN));
         let count = st.in_unit + draw as usize;
         if count > u8::MAX as usize {
             self.fail(Error::Limit {
@@ -257,6 +426,66 @@ pub(super) struct Buffers {
     child_positions: Vec<Position>,
     entries: Vec<Entry>,
     inside: Vec<u64>,
+    rows: ChildRows,
+}
+
+/// The rows outside the unit that the children of positions with one opponent set O fall in.
+/// A move leads from (M, O) to (O - r, M'): M' the mover's pieces after it, r the piece a mill
+/// takes, if any. So every child of a run of positions with one O lies in the row of O or of
+/// O - r in one of four child sectors (after a placement or a move, with a removal or
+/// without), at the colex rank of M''s places there: one load per piece and a table rank
+/// instead of a play, an orbit lookup, two symmetries and a squeeze per child. The rows are
+/// made when a run meets them and kept for the run; a row whose set has a non-trivial
+/// stabiliser is left to the general path.
+#[derive(Default)]
+pub(super) struct ChildRows {
+    /// Whether the positions come in runs with one opponent set (set per chunk of work).
+    by_rows: bool,
+    /// The part and the opponent set of the run.
+    run: Option<(usize, PointSet)>,
+    /// The children outside the unit after a placement, a placement with a removal, a move
+    /// and a move with a removal (`None`: none, or in the unit).
+    sectors: [Option<usize>; 4],
+    /// [`WorkingUnit::counted_in_unit`] for the run (it depends on the sector and the
+    /// opponent's set alone).
+    fast: (bool, bool),
+    /// The rows made in this run: (child, its mover set, the row or `None` if stabilised).
+    made: Vec<(usize, PointSet, Option<RowPlaces>)>,
+}
+
+impl ChildRows {
+    /// Starts a new run when `pos` (of `part`) has another opponent set than the last.
+    #[inline]
+    fn meet(&mut self, u: &WorkingUnit, part: usize, pos: &Position) {
+        if self.run == Some((part, pos.opponent)) {
+            return;
+        }
+        let s = u.parts[part].sector;
+        if self.run.map(|(k, _)| k) != Some(part) {
+            let rules = u.db.variant().rules();
+            let outside = |c: Sector| {
+                if u.part_of(c).is_some() {
+                    None
+                } else {
+                    u.children.iter().position(|x| x.sector == c)
+                }
+            };
+            let place = rules.may_place(s.mover_hand) && s.mover_hand > 0;
+            let moves = rules.may_move(s.mover_hand);
+            let take = s.opponent > 0;
+            self.sectors = [
+                place.then(|| outside(s.after_placement(0))).flatten(),
+                (place && take)
+                    .then(|| outside(s.after_placement(1)))
+                    .flatten(),
+                moves.then(|| outside(s.after_move(0))).flatten(),
+                (moves && take).then(|| outside(s.after_move(1))).flatten(),
+            ];
+        }
+        self.run = Some((part, pos.opponent));
+        self.fast = u.counted_in_unit(pos);
+        self.made.clear();
+    }
 }
 
 /// A position whose children are worked out and whose cells outside the unit are on their way.
@@ -308,4 +537,58 @@ fn init_grouped(u: &WorkingUnit, progress: &dyn Progress) {
             u.flush(scratch);
             progress.advance(b - a);
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering::Relaxed;
+
+    use super::super::{solve_unit, WorkingUnit};
+    use crate::progress::Silent;
+    use crate::rules::Removal;
+    use crate::space::{plan, Sector};
+
+    /// Every cyclic unit initialised by rows (a part's positions by runs of one opponent
+    /// set, their children ranked in the rows of the run) leaves each position the state and
+    /// deepest winning child the general path leaves it: Lasker's units with pieces in hand,
+    /// under two removal rules.
+    #[test]
+    fn rows_equal_the_general_path_in_cyclic_units() {
+        // Lasker from three pieces each on the board and one in each hand: its twins with
+        // hands and every unit below them (those without take the general path).
+        let hands = Sector {
+            mover: 3,
+            opponent: 3,
+            mover_hand: 1,
+            opponent_hand: 1,
+        };
+        for removal in [Removal::Standard, Removal::Strict] {
+            let (variant, dir, db) = crate::store::scratch("init-rows-test", "lasker", removal);
+            let (mut compared, mut with_hands) = (0, 0);
+            for unit in plan(&variant, &[hands]) {
+                if unit.cyclic {
+                    let by = |rows: bool| {
+                        let u = WorkingUnit::new(&db, &unit).unwrap();
+                        u.init_all(&unit, &Silent, rows);
+                        u.take_error().unwrap();
+                        u
+                    };
+                    let (fast, general) = (by(true), by(false));
+                    for (a, b) in fast.parts.iter().zip(&general.parts) {
+                        for slot in 0..a.state.len() {
+                            let (x, y) = (a.state[slot].load(Relaxed), b.state[slot].load(Relaxed));
+                            assert_eq!(x, y, "{removal}: {} slot {slot}", a.sector);
+                            assert_eq!(a.deepest(slot), b.deepest(slot), "{} {slot}", a.sector);
+                        }
+                    }
+                    compared += 1;
+                    with_hands += unit.sectors.iter().any(|s| s.mover_hand > 0) as usize;
+                }
+                solve_unit(&db, &unit, &Silent).unwrap();
+            }
+            assert!(compared > 3, "only {compared} cyclic units compared");
+            assert!(with_hands > 3, "only {with_hands} cyclic units with hands");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
 }

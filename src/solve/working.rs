@@ -12,7 +12,7 @@ use crate::error::{Error, Limit};
 use crate::kernel::AtomicArray;
 use crate::rules::Position;
 use crate::space::{Entry, Sector, SectorIndex, WorkUnit};
-use crate::store::{Database, SectorFile};
+use crate::store::{Database, Keys, SectorFile};
 
 // Working states of a position (16 bits).
 pub(super) const MAX_LEVEL: u32 = 0x3FFF;
@@ -199,6 +199,8 @@ pub(super) struct ChildFile {
     pub(super) sector: Sector,
     pub(super) index: SectorIndex,
     pub(super) file: Arc<SectorFile>,
+    /// How the file's cells rank as children (its cell width's keys).
+    pub(super) keys: Keys,
 }
 
 pub(super) struct WorkingUnit<'a> {
@@ -270,6 +272,7 @@ impl<'a> WorkingUnit<'a> {
                     children.push(ChildFile {
                         sector: c,
                         index: db.index(c),
+                        keys: Keys::of_width(file.header().cell_width),
                         file: if unit.cyclic {
                             file.in_huge_pages()?
                         } else {

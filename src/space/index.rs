@@ -10,9 +10,9 @@ use std::sync::{Arc, OnceLock};
 
 use super::sector::Sector;
 use crate::kernel::pext;
-use crate::rules::PointSet;
 use crate::rules::Position;
 use crate::rules::Variant;
+use crate::rules::{Point, PointSet};
 
 /// A symmetry as four byte-indexed lookup tables, so applying it costs four loads.
 #[derive(Clone)]
@@ -267,6 +267,15 @@ impl Orbits {
         }
     }
 
+    /// The colex rank of a set of places (a squeezed set) among the sets of its size.
+    #[inline]
+    fn colex_of_places(&self, x: u32) -> u64 {
+        match &self.table {
+            Some(t) => t.rank(x),
+            None => colex(&self.binom, x),
+        }
+    }
+
     /// Colex rank of `x` squeezed onto the set bits of `free` (the rank of `pext(x, free)`),
     /// without squeezing: each point's place among the free points is a population count.
     #[inline]
@@ -415,6 +424,43 @@ impl RowRank<'_> {
         colex_terms(&self.orbits.binom, x, 1, |p| {
             self.place[p as usize] as usize
         })
+    }
+}
+
+/// One row of a sector whose mover set's representative has no non-trivial stabiliser, for
+/// ranking many opponent sets without a symmetry per set: each point's place among the free
+/// points once the mover set's symmetry has moved it, so that an opponent set's places are
+/// one load per point, and its slot their colex rank ([`SectorIndex::slot_in_row`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RowPlaces {
+    base: u64,
+    places: [u8; 32],
+}
+
+impl RowPlaces {
+    /// The places in the row of the points of `set`, as bits (`set` must avoid the row's
+    /// mover set).
+    #[inline]
+    pub(crate) fn places_of(&self, set: PointSet) -> u32 {
+        set.iter().fold(0, |x, p| x | self.place_of(p))
+    }
+
+    /// The place in the row of one point, as a bit.
+    #[inline]
+    pub(crate) fn place_of(&self, p: Point) -> u32 {
+        1 << self.places[p.index()]
+    }
+
+    /// The place in the row of one point, as a number (for [`OneMore::rank`]).
+    #[inline]
+    pub(crate) fn place(&self, p: Point) -> u32 {
+        self.places[p.index()] as u32
+    }
+
+    /// The row's first slot.
+    #[inline]
+    pub(crate) fn base(&self) -> u64 {
+        self.base
     }
 }
 
@@ -571,6 +617,23 @@ impl SectorIndex {
             },
             base: e.rank() as u64 * self.stride,
         }
+    }
+
+    /// The row of `mover` as [`RowPlaces`], or `None` when its representative has a
+    /// non-trivial stabiliser (a slot is then the least rank among images: [`RowRank`]).
+    pub(crate) fn row_places(&self, mover: PointSet) -> Option<RowPlaces> {
+        let row = self.row_of(mover);
+        (!row.stabilised()).then(|| RowPlaces {
+            base: row.base(),
+            places: row.places_of_points(),
+        })
+    }
+
+    /// The slot in `row` of the position whose opponent set has the places `places`
+    /// ([`RowPlaces::places_of`]).
+    #[inline]
+    pub(crate) fn slot_in_row(&self, row: &RowPlaces, places: u32) -> u64 {
+        row.base + self.orbits.colex_of_places(places)
     }
 
     /// The orbit tables.

@@ -6,7 +6,9 @@ mod schedule;
 mod sector;
 
 pub(crate) use index::slot_of;
-pub(crate) use index::{next_combination, spread, Entry, ImageCounter, OneMore, RowRank, Walker};
+pub(crate) use index::{
+    next_combination, spread, Entry, ImageCounter, OneMore, RowPlaces, RowRank, Walker,
+};
 pub use index::{Orbits, SectorIndex};
 pub use reach::{reachable, Reachable};
 pub use schedule::{disk_peak, simulate, CostModel, Schedule, UnitGraph, UnitState};

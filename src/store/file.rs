@@ -9,7 +9,7 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::codec::{decode_code, Cell};
+use super::codec::{decode_code, Cell, Key, Keys};
 use super::format::{
     check_header, decode_header, Header, SectorStats, FORMAT_VERSION, HEADER_CHECKSUM_AT,
     HEADER_SIZE, MAGIC,
@@ -263,6 +263,20 @@ impl SectorFile {
             Ok(self.cell_unchecked(slot))
         } else {
             self.cell(slot)
+        }
+    }
+
+    /// The key ([`Key`]) of `slot`'s cell under `keys` (those of this file's cell width), as
+    /// [`SectorFile::cell_in_whole`] reads it: [`Key::BAD`] for an unused slot.
+    ///
+    /// # Errors
+    /// As [`SectorFile::cell`], unless the file was checked whole and found good.
+    #[inline(always)]
+    pub(crate) fn key_in_whole(&self, slot: u64, keys: &Keys) -> Result<u32, Error> {
+        if self.whole {
+            Ok(keys.key(self.code_unchecked(slot)))
+        } else {
+            self.cell(slot).map(Key::of)
         }
     }
 
