@@ -188,10 +188,9 @@ impl WorkingUnit<'_> {
         let hand = pos.mover_hand;
         // The open placements' children, in one row outside the unit (see `ChildRows`).
         let plain_row = match rows.sectors[0] {
-            Some(j) if by_rows && !place_fast => self.child_row(rows, j, pos.opponent),
+            Some(j) if by_rows && !place_fast => Some((j, self.child_row(rows, j, pos.opponent))),
             _ => None,
-        }
-        .map(|row| (rows.sectors[0].unwrap_or_default(), row));
+        };
         let mut plain = 0usize;
         let mut child_of = |mv: Move| {
             st.any = true;
@@ -204,12 +203,8 @@ impl WorkingUnit<'_> {
                 plain += 1;
                 return;
             }
-            if by_rows {
-                if let Some((j, slot)) = self.row_child(rows, &pos, mv) {
-                    self.children[j].file.prefetch(slot);
-                    st.outside.push((j as u8, slot));
-                    return;
-                }
+            if by_rows && self.take_in_row(rows, &pos, mv, inside, &mut st.outside) {
+                return;
             }
             let child = play(&pos, mv);
             if too_few_pieces(&child) {
@@ -228,6 +223,7 @@ impl WorkingUnit<'_> {
             match &plain_row {
                 Some((j, row)) => {
                     plain += open.shifts as usize;
+                    let row = &rows.made[*row].2;
                     self.placements_in_row(*j, row, &pos, open.placements, &mut st.outside);
                 }
                 None => plain += open.count() as usize,
@@ -251,7 +247,16 @@ impl WorkingUnit<'_> {
         points: PointSet,
         outside: &mut Vec<(u8, u64)>,
     ) {
-        let file = &self.children[j].file;
+        let c = &self.children[j];
+        if row.symmetric() {
+            for p in points {
+                let slot = c.index.slot_of_set(row, pos.mover.with(p));
+                c.file.prefetch(slot);
+                outside.push((j as u8, slot));
+            }
+            return;
+        }
+        let file = &c.file;
         // The ranks of the mover's places plus one, from one pass over them.
         let mut ranks = self.db.orbits().one_more();
         ranks.set(row.places_of(pos.mover));
@@ -277,22 +282,25 @@ impl WorkingUnit<'_> {
         (place_fast, in_unit(s.after_move(0)))
     }
 
-    /// The row of the positions whose mover set is `set` in child `j`, made once a run.
+    /// Where the row of the positions whose mover set is `set` in `target` (a child, or
+    /// [`IN_UNIT`] plus a part) lies in `rows.made`, made once a run.
     #[inline]
-    fn child_row(&self, rows: &mut ChildRows, j: usize, set: PointSet) -> Option<RowPlaces> {
-        if let Some(&(_, _, row)) = rows.made.iter().find(|m| m.0 == j && m.1 == set) {
-            return row;
+    fn child_row(&self, rows: &mut ChildRows, target: usize, set: PointSet) -> usize {
+        if let Some(i) = rows.made.iter().position(|m| m.0 == target && m.1 == set) {
+            return i;
         }
-        let row = self.children[j].index.row_places(set);
-        rows.made.push((j, set, row));
-        row
+        let index = match target.checked_sub(IN_UNIT) {
+            Some(k) => &self.parts[k].index,
+            None => &self.children[target].index,
+        };
+        rows.made.push((target, set, index.row_places(set)));
+        rows.made.len() - 1
     }
 
-    /// The child of `pos` by `mv` as (child, slot) where it lies in a row of the run outside
-    /// the unit; `None` for the general path (a child in the unit, one lost for too few
-    /// pieces, a row with a stabiliser).
+    /// The child of `pos` by `mv` where it lies in a row of the run; `None` for the general
+    /// path (a child lost for too few pieces, or in a flipped part of the unit).
     #[inline]
-    fn row_child(&self, rows: &mut ChildRows, pos: &Position, mv: Move) -> Option<(usize, u64)> {
+    fn row_child(&self, rows: &mut ChildRows, pos: &Position, mv: Move) -> Option<RowChild> {
         let (taken, set) = match mv.removed() {
             None => (0, pos.opponent),
             Some(_) if pos.opponent.len() + pos.opponent_hand as u32 <= 3 => return None,
@@ -302,14 +310,43 @@ impl WorkingUnit<'_> {
             None => (taken, pos.mover.with(mv.to())),
             Some(from) => (2 + taken, pos.mover.without(from).with(mv.to())),
         };
-        let j = rows.sectors[kind]?;
-        let row = self.child_row(rows, j, set)?;
-        Some((
-            j,
-            self.children[j]
-                .index
-                .slot_in_row(&row, row.places_of(mover)),
-        ))
+        let target = rows.sectors[kind]?;
+        let i = self.child_row(rows, target, set);
+        let row = &rows.made[i].2;
+        let (index, child): (_, fn(usize, u64) -> RowChild) = match target.checked_sub(IN_UNIT) {
+            Some(k) => (&self.parts[k].index, |k, slot| {
+                RowChild::Inside(k - IN_UNIT, slot)
+            }),
+            None => (&self.children[target].index, RowChild::Outside),
+        };
+        let slot = if row.symmetric() {
+            index.slot_of_set(row, mover)
+        } else {
+            index.slot_in_row(row, row.places_of(mover))
+        };
+        Some(child(target, slot))
+    }
+
+    /// Pushes the child of `pos` by `mv` to `inside` or `outside` (its cell asked for) as
+    /// [`WorkingUnit::locate`] would, where it lies in a row of the run; false if not.
+    #[inline]
+    fn take_in_row(
+        &self,
+        rows: &mut ChildRows,
+        pos: &Position,
+        mv: Move,
+        inside: &mut Vec<u64>,
+        outside: &mut Vec<(u8, u64)>,
+    ) -> bool {
+        match self.row_child(rows, pos, mv) {
+            Some(RowChild::Outside(j, slot)) => {
+                self.children[j].file.prefetch(slot);
+                outside.push((j as u8, slot));
+            }
+            Some(RowChild::Inside(k, slot)) => inside.push((k as u64) << 56 | slot),
+            None => return false,
+        }
+        true
     }
 
     /// Sorts the children into those in the unit, as distinct (part << 56 | slot), and those
@@ -410,6 +447,15 @@ impl WorkingUnit<'_> {
     }
 }
 
+/// Where [`ChildRows`] numbers the parts of the unit: after the children.
+const IN_UNIT: usize = 1 << 16;
+
+/// A child found in a row of the run: outside the unit (child, slot) or in it (part, slot).
+enum RowChild {
+    Outside(usize, u64),
+    Inside(usize, u64),
+}
+
 /// What initialising keeps from position to position, so that it allocates nothing.
 #[derive(Default)]
 pub(super) struct Scratch {
@@ -443,14 +489,15 @@ pub(super) struct ChildRows {
     by_rows: bool,
     /// The part and the opponent set of the run.
     run: Option<(usize, PointSet)>,
-    /// The children outside the unit after a placement, a placement with a removal, a move
-    /// and a move with a removal (`None`: none, or in the unit).
+    /// Where the children after a placement, a placement with a removal, a move and a move
+    /// with a removal lie: a child outside the unit, or [`IN_UNIT`] plus a part whose layout
+    /// is its own (`None`: none, or in a flipped part).
     sectors: [Option<usize>; 4],
     /// [`WorkingUnit::counted_in_unit`] for the run (it depends on the sector and the
     /// opponent's set alone).
     fast: (bool, bool),
-    /// The rows made in this run: (child, its mover set, the row or `None` if stabilised).
-    made: Vec<(usize, PointSet, Option<RowPlaces>)>,
+    /// The rows made in this run: (child or part, its mover set, the row).
+    made: Vec<(usize, PointSet, RowPlaces)>,
 }
 
 impl ChildRows {
@@ -463,12 +510,9 @@ impl ChildRows {
         let s = u.parts[part].sector;
         if self.run.map(|(k, _)| k) != Some(part) {
             let rules = u.db.variant().rules();
-            let outside = |c: Sector| {
-                if u.part_of(c).is_some() {
-                    None
-                } else {
-                    u.children.iter().position(|x| x.sector == c)
-                }
+            let outside = |c: Sector| match u.part_of(c) {
+                Some(k) => (!u.parts[k].flipped).then_some(IN_UNIT + k),
+                None => u.children.iter().position(|x| x.sector == c),
             };
             let place = rules.may_place(s.mover_hand) && s.mover_hand > 0;
             let moves = rules.may_move(s.mover_hand);

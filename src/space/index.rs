@@ -388,9 +388,18 @@ impl RowRank<'_> {
     /// Where each point of the board lands in the row: the place of its image among the
     /// free points (meaningless for the mover set's own points).
     pub(crate) fn places_of_points(&self) -> [u8; 32] {
+        self.places_after(None)
+    }
+
+    /// [`RowRank::places_of_points`] with symmetry `then` (one fixing the representative)
+    /// applied after the row's own.
+    fn places_after(&self, then: Option<u8>) -> [u8; 32] {
         let mut out = [0u8; 32];
         for (p, place) in out.iter_mut().enumerate() {
-            let image = self.sym.apply(1 << p);
+            let mut image = self.sym.apply(1 << p);
+            if let Some(t) = then {
+                image = self.orbits.syms[t as usize].apply(image);
+            }
             if image != 0 {
                 *place = self.place[image.trailing_zeros() as usize];
             }
@@ -427,14 +436,18 @@ impl RowRank<'_> {
     }
 }
 
-/// One row of a sector whose mover set's representative has no non-trivial stabiliser, for
-/// ranking many opponent sets without a symmetry per set: each point's place among the free
-/// points once the mover set's symmetry has moved it, so that an opponent set's places are
-/// one load per point, and its slot their colex rank ([`SectorIndex::slot_in_row`]).
-#[derive(Clone, Copy, Debug)]
+/// One row of a sector, for ranking many opponent sets without a symmetry per set: each
+/// point's place among the free points once the mover set's symmetry has moved it, so that an
+/// opponent set's places are one load per point, and its slot their colex rank
+/// ([`SectorIndex::slot_in_row`]); where the representative has a non-trivial stabiliser, the
+/// same places under each of its other symmetries, the slot the least of the ranks
+/// ([`SectorIndex::slot_of_set`]).
+#[derive(Clone, Debug)]
 pub(crate) struct RowPlaces {
     base: u64,
     places: [u8; 32],
+    /// The places under each non-identity symmetry fixing the representative.
+    images: Vec<[u8; 32]>,
 }
 
 impl RowPlaces {
@@ -443,6 +456,13 @@ impl RowPlaces {
     #[inline]
     pub(crate) fn places_of(&self, set: PointSet) -> u32 {
         set.iter().fold(0, |x, p| x | self.place_of(p))
+    }
+
+    /// Whether the representative has a non-trivial stabiliser (then only
+    /// [`SectorIndex::slot_of_set`] gives slots).
+    #[inline]
+    pub(crate) fn symmetric(&self) -> bool {
+        !self.images.is_empty()
     }
 
     /// The place in the row of one point, as a bit.
@@ -619,21 +639,39 @@ impl SectorIndex {
         }
     }
 
-    /// The row of `mover` as [`RowPlaces`], or `None` when its representative has a
-    /// non-trivial stabiliser (a slot is then the least rank among images: [`RowRank`]).
-    pub(crate) fn row_places(&self, mover: PointSet) -> Option<RowPlaces> {
+    /// The row of `mover` as [`RowPlaces`].
+    pub(crate) fn row_places(&self, mover: PointSet) -> RowPlaces {
         let row = self.row_of(mover);
-        (!row.stabilised()).then(|| RowPlaces {
+        RowPlaces {
             base: row.base(),
             places: row.places_of_points(),
-        })
+            images: row
+                .stabiliser
+                .iter()
+                .map(|&t| row.places_after(Some(t)))
+                .collect(),
+        }
     }
 
-    /// The slot in `row` of the position whose opponent set has the places `places`
-    /// ([`RowPlaces::places_of`]).
+    /// The slot in `row` (not [`RowPlaces::symmetric`]) of the position whose opponent set
+    /// has the places `places` ([`RowPlaces::places_of`]).
     #[inline]
     pub(crate) fn slot_in_row(&self, row: &RowPlaces, places: u32) -> u64 {
+        debug_assert!(!row.symmetric());
         row.base + self.orbits.colex_of_places(places)
+    }
+
+    /// The slot in `row` of the position whose opponent set is `set`, the least rank among
+    /// its images where the row is symmetric.
+    #[inline]
+    pub(crate) fn slot_of_set(&self, row: &RowPlaces, set: PointSet) -> u64 {
+        let o = &*self.orbits;
+        let mut best = o.colex_of_places(row.places_of(set));
+        for places in &row.images {
+            let x = set.iter().fold(0, |x, p| x | 1 << places[p.index()]);
+            best = best.min(o.colex_of_places(x));
+        }
+        row.base + best
     }
 
     /// The orbit tables.
