@@ -475,14 +475,14 @@ pub(super) struct Buffers {
     rows: ChildRows,
 }
 
-/// The rows outside the unit that the children of positions with one opponent set O fall in.
-/// A move leads from (M, O) to (O - r, M'): M' the mover's pieces after it, r the piece a mill
-/// takes, if any. So every child of a run of positions with one O lies in the row of O or of
-/// O - r in one of four child sectors (after a placement or a move, with a removal or
-/// without), at the colex rank of M''s places there: one load per piece and a table rank
-/// instead of a play, an orbit lookup, two symmetries and a squeeze per child. The rows are
-/// made when a run meets them and kept for the run; a row whose set has a non-trivial
-/// stabiliser is left to the general path.
+/// The rows that the children of positions with one opponent set O fall in. A move leads from
+/// (M, O) to (O - r, M'): M' the mover's pieces after it, r the piece a mill takes, if any. So
+/// every child of a run of positions with one O lies in the row of O or of O - r of one of four
+/// sectors (after a placement or a move, with a removal or without: a child sector, or a part
+/// of the unit in its own layout), at the colex rank of M''s places there (the least of the
+/// ranks under the row's symmetries, where its set has a stabiliser): a load per piece and a
+/// table rank instead of a play, an orbit lookup, two symmetries and a squeeze per child. The
+/// rows are made when a run meets them and kept for the run.
 #[derive(Default)]
 pub(super) struct ChildRows {
     /// Whether the positions come in runs with one opponent set (set per chunk of work).
