@@ -161,6 +161,7 @@ impl WorkingUnit<'_> {
         st.pos = pos;
         st.best_win = u32::MAX;
         st.any = false;
+        st.read = Read::default();
         // In phases, so that the cache misses of one phase (orbit table entries, then child
         // cells) are independent loads the processor overlaps.
         let Buffers {
@@ -224,7 +225,7 @@ impl WorkingUnit<'_> {
                 Some((j, row)) => {
                     plain += open.shifts as usize;
                     let row = &rows.made[*row].2;
-                    self.placements_in_row(*j, row, &pos, open.placements, &mut st.outside);
+                    self.placements_in_row(*j, row, &pos, open.placements, st);
                 }
                 None => plain += open.count() as usize,
             }
@@ -237,7 +238,9 @@ impl WorkingUnit<'_> {
     }
 
     /// The children of `pos` by placing on `points` without a removal, all in `row` of child
-    /// `j`, pushed to `outside` with their cells asked for.
+    /// `j`: read at once where the row is not symmetric (the run's parents read each of its
+    /// cells several times, so it is in the cache), else pushed to `st.outside` with their
+    /// cells asked for.
     #[inline]
     fn placements_in_row(
         &self,
@@ -245,25 +248,28 @@ impl WorkingUnit<'_> {
         row: &RowPlaces,
         pos: &Position,
         points: PointSet,
-        outside: &mut Vec<(u8, u64)>,
+        st: &mut InFlight,
     ) {
         let c = &self.children[j];
         if row.symmetric() {
             for p in points {
                 let slot = c.index.slot_of_set(row, pos.mover.with(p));
                 c.file.prefetch(slot);
-                outside.push((j as u8, slot));
+                st.outside.push((j as u8, slot));
             }
             return;
         }
-        let file = &c.file;
         // The ranks of the mover's places plus one, from one pass over them.
         let mut ranks = self.db.orbits().one_more();
         ranks.set(row.places_of(pos.mover));
         for p in points {
             let slot = row.base() + ranks.rank(row.place(p));
-            file.prefetch(slot);
-            outside.push((j as u8, slot));
+            match c.file.key_in_whole(slot, &c.keys) {
+                Ok(k) if k & Key::BAD == 0 => st.read.add(k),
+                // Left to `finish`, which names an unused slot.
+                Ok(_) => st.outside.push((j as u8, slot)),
+                Err(e) => self.fail(e),
+            }
         }
     }
 
@@ -380,22 +386,21 @@ impl WorkingUnit<'_> {
         st.pending = false;
         let p = &self.parts[st.part];
         let (slot, pos) = (st.slot, &st.pos);
-        // The children's keys, without a branch per child: the least (a loss the shallowest
-        // first), the least of the wins (the deepest), and whether one is a draw or bad.
-        let (mut best, mut best_of_wins, mut bad) = (u32::MAX, u32::MAX, 0);
-        let mut draw = false;
+        // The keys of the children still to read, with those read at once.
+        let mut read = st.read;
         for &(j, slot) in st.outside.iter() {
             let c = &self.children[j as usize];
             match c.file.key_in_whole(slot, &c.keys) {
-                Ok(k) => {
-                    best = best.min(k);
-                    best_of_wins = best_of_wins.min(if k >= Key::WIN { k } else { u32::MAX });
-                    draw |= k == Key::DRAW;
-                    bad |= k;
-                }
+                Ok(k) => read.add(k),
                 Err(e) => self.fail(e),
             }
         }
+        let Read {
+            best,
+            best_of_wins,
+            draw,
+            bad,
+        } = read;
         if bad & Key::BAD != 0 {
             for &(j, slot) in st.outside.iter() {
                 let c = &self.children[j as usize];
@@ -532,6 +537,41 @@ impl ChildRows {
     }
 }
 
+/// What the keys of a position's children outside the unit read so far give, without a
+/// branch per child: the least (a loss the shallowest first), the least of the wins (the
+/// deepest), whether one is a draw, and the union of their bits (one bad).
+#[derive(Clone, Copy)]
+struct Read {
+    best: u32,
+    best_of_wins: u32,
+    draw: bool,
+    bad: u32,
+}
+
+impl Default for Read {
+    fn default() -> Read {
+        Read {
+            best: u32::MAX,
+            best_of_wins: u32::MAX,
+            draw: false,
+            bad: 0,
+        }
+    }
+}
+
+impl Read {
+    /// Takes one child's key in.
+    #[inline(always)]
+    fn add(&mut self, k: u32) {
+        self.best = self.best.min(k);
+        self.best_of_wins = self
+            .best_of_wins
+            .min(if k >= Key::WIN { k } else { u32::MAX });
+        self.draw |= k == Key::DRAW;
+        self.bad |= k;
+    }
+}
+
 /// A position whose children are worked out and whose cells outside the unit are on their way.
 #[derive(Default)]
 pub(super) struct InFlight {
@@ -543,8 +583,10 @@ pub(super) struct InFlight {
     any: bool,
     /// Distinct children inside the unit.
     in_unit: usize,
-    /// Children outside as (child, slot).
+    /// Children outside as (child, slot), their cells still to read.
     outside: Vec<(u8, u64)>,
+    /// The children outside read already.
+    read: Read,
 }
 
 /// Initialises a forward-only unit of one sector with its positions grouped by the opponent's
