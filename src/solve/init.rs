@@ -13,8 +13,8 @@ use crate::error::{Damage, Error, Limit};
 use crate::kernel::prefetch;
 use crate::progress::Progress;
 use crate::rules::{
-    for_each_move, play, split_moves, too_few_pieces, value_without_moves, Move, PointSet,
-    Position, Value,
+    for_each_move, play, split_moves, too_few_pieces, value_without_moves, Move, Point, PointSet,
+    Position, Value, Variant,
 };
 use crate::space::{Entry, RowPlaces, Sector, SectorIndex, WorkUnit};
 use crate::store::Key;
@@ -189,7 +189,7 @@ impl WorkingUnit<'_> {
         let hand = pos.mover_hand;
         // The open placements' children, in one row outside the unit (see `ChildRows`).
         let plain_row = match rows.sectors[0] {
-            Some(j) if by_rows && !place_fast => Some((j, self.child_row(rows, j, pos.opponent))),
+            Some(j) if by_rows && !place_fast => Some((j, self.child_row(rows, 0, None, &pos))),
             _ => None,
         };
         let mut plain = 0usize;
@@ -224,11 +224,18 @@ impl WorkingUnit<'_> {
             match &plain_row {
                 Some((j, row)) => {
                     plain += open.shifts as usize;
-                    let row = &rows.made[*row].2;
+                    let row = &rows.made[*row];
                     self.placements_in_row(*j, row, &pos, open.placements, st);
                 }
                 None => plain += open.count() as usize,
             }
+        } else if let Some((j, row)) = &plain_row {
+            // The moves one by one (the opponent's set has a stabiliser, so the children in
+            // the unit may coincide), the open placements still ranked in their row.
+            let open = open_placements_apart(self.db.variant(), &pos, child_of);
+            st.any |= !open.is_empty();
+            let row = &rows.made[*row];
+            self.placements_in_row(*j, row, &pos, open, st);
         } else {
             for_each_move(self.db.variant(), &pos, &mut child_of);
         }
@@ -238,9 +245,10 @@ impl WorkingUnit<'_> {
     }
 
     /// The children of `pos` by placing on `points` without a removal, all in `row` of child
-    /// `j`: read at once where the row is not symmetric (the run's parents read each of its
-    /// cells several times, so it is in the cache), else pushed to `st.outside` with their
-    /// cells asked for.
+    /// `j`, read at once: the run's parents read each of the row's cells several times, so it
+    /// is in the cache. Their places plus one are ranked from one pass over the mover's
+    /// places ([`crate::space::OneMore`]), once more under each other symmetry of a symmetric row, whose
+    /// slots are the least of the ranks.
     #[inline]
     fn placements_in_row(
         &self,
@@ -251,25 +259,32 @@ impl WorkingUnit<'_> {
         st: &mut InFlight,
     ) {
         let c = &self.children[j];
-        if row.symmetric() {
+        let mut ranks = self.db.orbits().one_more();
+        ranks.set(row.places_of(pos.mover));
+        let mut read = |slot: u64| match c.file.key_in_whole(slot, &c.keys) {
+            Ok(k) if k & Key::BAD == 0 => st.read.add(k),
+            // Left to `finish`, which names an unused slot.
+            Ok(_) => st.outside.push((j as u8, slot)),
+            Err(e) => self.fail(e),
+        };
+        if !row.symmetric() {
             for p in points {
-                let slot = c.index.slot_of_set(row, pos.mover.with(p));
-                c.file.prefetch(slot);
-                st.outside.push((j as u8, slot));
+                read(row.base() + ranks.rank(row.place(p)));
             }
             return;
         }
-        // The ranks of the mover's places plus one, from one pass over them.
-        let mut ranks = self.db.orbits().one_more();
-        ranks.set(row.places_of(pos.mover));
-        for p in points {
-            let slot = row.base() + ranks.rank(row.place(p));
-            match c.file.key_in_whole(slot, &c.keys) {
-                Ok(k) if k & Key::BAD == 0 => st.read.add(k),
-                // Left to `finish`, which names an unused slot.
-                Ok(_) => st.outside.push((j as u8, slot)),
-                Err(e) => self.fail(e),
+        let mut best = [0u64; 32];
+        for (b, p) in best.iter_mut().zip(points) {
+            *b = ranks.rank(row.place(p));
+        }
+        for i in 0..row.image_count() {
+            ranks.set(row.image_places_of(i, pos.mover));
+            for (b, p) in best.iter_mut().zip(points) {
+                *b = (*b).min(ranks.rank(row.image_place(i, p)));
             }
+        }
+        for &b in &best[..points.len() as usize] {
+            read(row.base() + b);
         }
     }
 
@@ -288,18 +303,28 @@ impl WorkingUnit<'_> {
         (place_fast, in_unit(s.after_move(0)))
     }
 
-    /// Where the row of the positions whose mover set is `set` in `target` (a child, or
-    /// [`IN_UNIT`] plus a part) lies in `rows.made`, made once a run.
+    /// Where the row of the children of `pos` of `kind` (see [`ChildRows::sectors`]), with
+    /// `removed` taken, lies in `rows.made`: made the first time the run meets it.
     #[inline]
-    fn child_row(&self, rows: &mut ChildRows, target: usize, set: PointSet) -> usize {
-        if let Some(i) = rows.made.iter().position(|m| m.0 == target && m.1 == set) {
-            return i;
+    fn child_row(
+        &self,
+        rows: &mut ChildRows,
+        kind: usize,
+        removed: Option<Point>,
+        pos: &Position,
+    ) -> usize {
+        let at = &mut rows.at.0[kind][removed.map_or(32, |r| r.index())];
+        if *at != 0 {
+            return *at as usize - 1;
         }
+        let target = rows.sectors[kind].expect("a row of a kind with a sector");
         let index = match target.checked_sub(IN_UNIT) {
             Some(k) => &self.parts[k].index,
             None => &self.children[target].index,
         };
-        rows.made.push((target, set, index.row_places(set)));
+        let set = removed.map_or(pos.opponent, |r| pos.opponent.without(r));
+        rows.made.push(index.row_places(set));
+        *at = rows.made.len() as u8;
         rows.made.len() - 1
     }
 
@@ -307,18 +332,18 @@ impl WorkingUnit<'_> {
     /// path (a child lost for too few pieces, or in a flipped part of the unit).
     #[inline]
     fn row_child(&self, rows: &mut ChildRows, pos: &Position, mv: Move) -> Option<RowChild> {
-        let (taken, set) = match mv.removed() {
-            None => (0, pos.opponent),
+        let taken = match mv.removed() {
+            None => 0,
             Some(_) if pos.opponent.len() + pos.opponent_hand as u32 <= 3 => return None,
-            Some(r) => (1, pos.opponent.without(r)),
+            Some(_) => 1,
         };
         let (kind, mover) = match mv.from() {
             None => (taken, pos.mover.with(mv.to())),
             Some(from) => (2 + taken, pos.mover.without(from).with(mv.to())),
         };
         let target = rows.sectors[kind]?;
-        let i = self.child_row(rows, target, set);
-        let row = &rows.made[i].2;
+        let i = self.child_row(rows, kind, mv.removed(), pos);
+        let row = &rows.made[i];
         let (index, child): (_, fn(usize, u64) -> RowChild) = match target.checked_sub(IN_UNIT) {
             Some(k) => (&self.parts[k].index, |k, slot| {
                 RowChild::Inside(k - IN_UNIT, slot)
@@ -452,6 +477,24 @@ impl WorkingUnit<'_> {
     }
 }
 
+/// Calls `others` with every move of `pos` but its placements that close no mill, whose
+/// points it returns.
+fn open_placements_apart(
+    variant: &Variant,
+    pos: &Position,
+    mut others: impl FnMut(Move),
+) -> PointSet {
+    let mut open = PointSet::EMPTY;
+    for_each_move(variant, pos, |mv| {
+        if mv.from().is_none() && mv.removed().is_none() {
+            open = open.with(mv.to());
+        } else {
+            others(mv);
+        }
+    });
+    open
+}
+
 /// Where [`ChildRows`] numbers the parts of the unit: after the children.
 const IN_UNIT: usize = 1 << 16;
 
@@ -501,8 +544,21 @@ pub(super) struct ChildRows {
     /// [`WorkingUnit::counted_in_unit`] for the run (it depends on the sector and the
     /// opponent's set alone).
     fast: (bool, bool),
-    /// The rows made in this run: (child or part, its mover set, the row).
-    made: Vec<(usize, PointSet, RowPlaces)>,
+    /// The rows made in this run.
+    made: Vec<RowPlaces>,
+    /// Where the row of each kind of child (as `sectors`) and each removed point (32: none)
+    /// lies in `made`, plus one (0: not made yet).
+    at: RowsAt,
+}
+
+/// See [`ChildRows::at`].
+#[derive(Clone, Copy)]
+struct RowsAt([[u8; 33]; 4]);
+
+impl Default for RowsAt {
+    fn default() -> RowsAt {
+        RowsAt([[0; 33]; 4])
+    }
 }
 
 impl ChildRows {
@@ -534,6 +590,7 @@ impl ChildRows {
         self.run = Some((part, pos.opponent));
         self.fast = u.counted_in_unit(pos);
         self.made.clear();
+        self.at = RowsAt::default();
     }
 }
 

@@ -482,6 +482,25 @@ impl RowPlaces {
     pub(crate) fn base(&self) -> u64 {
         self.base
     }
+
+    /// How many other symmetries fix the row's set (0 where [`RowPlaces::symmetric`] is false).
+    #[inline]
+    pub(crate) fn image_count(&self) -> usize {
+        self.images.len()
+    }
+
+    /// [`RowPlaces::places_of`] under the row's `i`-th other symmetry.
+    #[inline]
+    pub(crate) fn image_places_of(&self, i: usize, set: PointSet) -> u32 {
+        let places = &self.images[i];
+        set.iter().fold(0, |x, p| x | 1 << places[p.index()])
+    }
+
+    /// [`RowPlaces::place`] under the row's `i`-th other symmetry.
+    #[inline]
+    pub(crate) fn image_place(&self, i: usize, p: Point) -> u32 {
+        self.images[i][p.index()] as u32
+    }
 }
 
 /// The next larger number with as many set bits (Gosper's hack, without division).
@@ -667,9 +686,8 @@ impl SectorIndex {
     pub(crate) fn slot_of_set(&self, row: &RowPlaces, set: PointSet) -> u64 {
         let o = &*self.orbits;
         let mut best = o.colex_of_places(row.places_of(set));
-        for places in &row.images {
-            let x = set.iter().fold(0, |x, p| x | 1 << places[p.index()]);
-            best = best.min(o.colex_of_places(x));
+        for i in 0..row.image_count() {
+            best = best.min(o.colex_of_places(row.image_places_of(i, set)));
         }
         row.base + best
     }
