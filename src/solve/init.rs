@@ -189,7 +189,7 @@ impl WorkingUnit<'_> {
         let hand = pos.mover_hand;
         // The open placements' children, in one row outside the unit (see `ChildRows`).
         let plain_row = match rows.sectors[0] {
-            Some(j) if by_rows && !place_fast => Some((j, self.child_row(rows, 0, None, &pos))),
+            Some(j) if by_rows && !place_fast => Some((j, self.child_row(rows, 0, j, None, &pos))),
             _ => None,
         };
         let mut plain = 0usize;
@@ -246,9 +246,9 @@ impl WorkingUnit<'_> {
 
     /// The children of `pos` by placing on `points` without a removal, all in `row` of child
     /// `j`, read at once: the run's parents read each of the row's cells several times, so it
-    /// is in the cache. Their places plus one are ranked from one pass over the mover's
-    /// places ([`crate::space::OneMore`]), once more under each other symmetry of a symmetric row, whose
-    /// slots are the least of the ranks.
+    /// is in the cache. Their places plus one are ranked from one pass over the mover's places
+    /// ([`crate::space::OneMore`]), once more under each other symmetry of a symmetric row,
+    /// whose slots are the least of the ranks.
     #[inline]
     fn placements_in_row(
         &self,
@@ -303,13 +303,15 @@ impl WorkingUnit<'_> {
         (place_fast, in_unit(s.after_move(0)))
     }
 
-    /// Where the row of the children of `pos` of `kind` (see [`ChildRows::sectors`]), with
-    /// `removed` taken, lies in `rows.made`: made the first time the run meets it.
+    /// Where the row of the children of `pos` of `kind` (in `target`, its entry of
+    /// [`ChildRows::sectors`]), with `removed` taken, lies in `rows.made`: made the first time
+    /// the run meets it.
     #[inline]
     fn child_row(
         &self,
         rows: &mut ChildRows,
         kind: usize,
+        target: usize,
         removed: Option<Point>,
         pos: &Position,
     ) -> usize {
@@ -317,7 +319,6 @@ impl WorkingUnit<'_> {
         if *at != 0 {
             return *at as usize - 1;
         }
-        let target = rows.sectors[kind].expect("a row of a kind with a sector");
         let index = match target.checked_sub(IN_UNIT) {
             Some(k) => &self.parts[k].index,
             None => &self.children[target].index,
@@ -342,7 +343,7 @@ impl WorkingUnit<'_> {
             Some(from) => (2 + taken, pos.mover.without(from).with(mv.to())),
         };
         let target = rows.sectors[kind]?;
-        let i = self.child_row(rows, kind, mv.removed(), pos);
+        let i = self.child_row(rows, kind, target, mv.removed(), pos);
         let row = &rows.made[i];
         let (index, child): (_, fn(usize, u64) -> RowChild) = match target.checked_sub(IN_UNIT) {
             Some(k) => (&self.parts[k].index, |k, slot| {
