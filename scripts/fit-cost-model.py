@@ -5,7 +5,10 @@ whole solve of nine under its standard rules: per kind of unit, its seconds over
 Usage: scripts/fit-cost-model.py LOG [--per-unit SECONDS]
 
 Reads the log's lines `solved UNIT (N slots) in TIME: ...` (rank prefixes allowed; the last
-line of a unit wins) and, from a compact solve, `turned SECTOR into tables in TIME: ...`. A unit
+line of a unit wins) and, from a compact solve, `turned SECTOR into tables in TIME: ...`. A
+comment `# paused N s ...` says that the run was stopped (SIGSTOP) for N seconds, while the work
+on the next timed line was under way: those seconds are taken off that line's time, unless
+another comment (a sitting that starts again after an interrupted one) comes first. A unit
 is forward-only when it ran no retrograde levels (`0 levels`); a cyclic unit is keyed by the
 most pieces one side has on the board and whether a side flies (nine's rule: three pieces, on
 the board and in hand, while moving). Prints each kind's rate in microseconds per slot, the
@@ -20,6 +23,7 @@ from collections import defaultdict
 
 SOLVED = re.compile(r"solved (.+?) \((\d+) slots\) in ([0-9.]+)(ns|µs|us|ms|s): .*?(\d+) levels")
 TURNED = re.compile(r"turned (\S+)(?: \(\d+ slots\))? into tables in ([0-9.]+)(ns|µs|us|ms|s): .* of a sector file of (\d+) bytes")
+PAUSED = re.compile(r"^# paused ([0-9.]+) s")
 SCALE = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
@@ -44,16 +48,27 @@ def kind(unit, levels):
 
 def read(log):
     units, turned = {}, {}
+    paused = 0.0
     for line in log:
+        m = PAUSED.search(line)
+        if m:
+            paused += float(m.group(1))
+            continue
+        if line.startswith("#"):
+            # A new sitting: the work a pause fell in was interrupted and starts over.
+            paused = 0.0
+            continue
         m = SOLVED.search(line)
         if m:
             name, slots, t, unit, levels = m.groups()
-            units[name] = (int(slots), float(t) * SCALE[unit], int(levels))
+            units[name] = (int(slots), float(t) * SCALE[unit] - paused, int(levels))
+            paused = 0.0
             continue
         m = TURNED.search(line)
         if m:
             name, t, unit, size = m.groups()
-            turned[name] = (int(size), float(t) * SCALE[unit])
+            turned[name] = (int(size), float(t) * SCALE[unit] - paused)
+            paused = 0.0
     return units, turned
 
 

@@ -280,3 +280,72 @@ fn a_damaged_table_is_moved_aside_and_its_unit_solved_and_turned_again() {
         "the folder differs after the unit was solved again"
     );
 }
+
+/// `solve --compact --wdl-level --depth-level` ends with the tables `tables` builds at those
+/// levels from a plain solve, byte for byte (and not with the default levels' tables); the
+/// plan models turning at the level given, and the levels without `--compact` are refused.
+#[test]
+fn a_compact_solve_at_other_levels_ends_with_the_tables_built_at_them() {
+    let dir = scratch("compact-levels");
+    let (plain, tables) = (dir.join("plain"), dir.join("tables"));
+    solve_into("five", &plain, &[]);
+    let levels = ["--wdl-level", "5", "--depth-level", "3"];
+    let build = |out: &Path, extra: &[&str]| {
+        let mut args = vec!["--variant", "five", "tables", "-q"];
+        args.extend([
+            "--db",
+            plain.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        args.extend(extra);
+        let o = morris(&args);
+        assert!(o.status.success(), "{}", text(&o));
+    };
+    build(&tables, &levels);
+    let defaults = dir.join("defaults");
+    build(&defaults, &[]);
+    let compact = dir.join("compact");
+    let mut args = vec!["--compact"];
+    args.extend(levels);
+    solve_into("five", &compact, &args);
+    let folder = morris::store::rule_set_folder(&Variant::by_name("five").unwrap());
+    same_files(
+        &tables.join(&folder),
+        &compact.join(&folder),
+        "five at levels 5 and 3",
+    );
+    assert!(
+        files(&defaults.join(&folder)) != files(&compact.join(&folder)),
+        "the levels made no difference: the test proves nothing"
+    );
+
+    let plan = |extra: &[&str]| {
+        let mut args = vec!["--variant", "nine", "solve", "--plan"];
+        args.extend(extra);
+        let o = morris(&args);
+        assert!(o.status.success(), "{}", text(&o));
+        let t = text(&o);
+        let line = t
+            .lines()
+            .find(|l| l.starts_with("modelled time: "))
+            .unwrap_or_else(|| panic!("{t}"))
+            .to_string();
+        line
+    };
+    let (default, six) = (plan(&[]), plan(&["--compact", "--depth-level", "6"]));
+    assert!(
+        default.contains("depth blocks at zstd level 12"),
+        "{default}"
+    );
+    assert!(six.contains("depth blocks at zstd level 6"), "{six}");
+    let turning = |line: &str| {
+        let after = line.split(", and ").nth(1).unwrap();
+        after.split(" more").next().unwrap().to_string()
+    };
+    assert_ne!(turning(&default), turning(&six), "{default}\n{six}");
+
+    let refused = morris(&["--variant", "five", "solve", "--plan", "--depth-level", "6"]);
+    assert!(!refused.status.success());
+    assert!(text(&refused).contains("--compact"), "{}", text(&refused));
+}

@@ -267,7 +267,7 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with_all = ["plan", "simulate_workers"])]
     pub verify: bool,
     /// Solve into compact tables: each sector is turned into its two tables (as `tables`
-    /// builds them, with its default options) in the --db folder as soon as every unit that
+    /// builds them, with its default options or the levels below) in the --db folder as soon as every unit that
     /// reads it is solved, and its sector file removed. The disk holds the tables and only the
     /// files some unit still reads (`--plan` prints the peak); the finished folder is read with
     /// `--tables`. Units read their children from sector files, so a later solve that reads a
@@ -275,6 +275,16 @@ pub struct SolveArgs {
     /// --simulate-workers: the units' costs include turning them into tables.
     #[arg(long)]
     pub compact: bool,
+    /// With --compact: the zstd level of the win/draw/loss blocks, as `tables --wdl-level`
+    /// (1 to 22; default 19).
+    #[arg(long, requires = "compact", value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub wdl_level: Option<i32>,
+    /// With --compact: the zstd level of the depth blocks, as `tables --depth-level` (1 to 22;
+    /// default 12). Most of the time of turning a sector goes to its depth blocks: at 6 a
+    /// sector turns in about half the time, its depth table 4-11% larger (Morabaraba's 6-6-0-0
+    /// and 4-10-0-0); `solve --plan` models the time at the level given.
+    #[arg(long, requires = "compact", value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub depth_level: Option<i32>,
     /// No progress bars.
     #[arg(long, short)]
     pub quiet: bool,

@@ -8,7 +8,7 @@ use morris::{Database, WorkUnit};
 
 use super::args::SolveArgs;
 use super::output::{bad_input, Failure, Out};
-use super::units::slots;
+use super::units::{slots, solve_options};
 
 /// `solve --plan --simulate-workers N,...`: the critical path, then the wall time of each
 /// number of workers, replaying the units' costs through the schedule every solve follows.
@@ -16,10 +16,10 @@ pub fn simulate(db: &Database, units: &[WorkUnit], args: &SolveArgs) -> Result<E
     let variant = db.variant();
     let model = CostModel::reference();
     let mut costs = model.costs(variant, units, |s| db.index(s).size());
-    if args.compact {
+    if let Some(options) = solve_options(args).compact {
         // Each unit's sectors are turned into tables by a worker, after their last reader.
         for (c, u) in costs.iter_mut().zip(units) {
-            *c += model.turning_seconds(slots(db, u));
+            *c += model.turning_seconds(slots(db, u), options.depth_level);
         }
     }
     let mut recorded = 0;

@@ -25,7 +25,7 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
         return super::simulate::simulate(&db, &units, args);
     }
     if args.plan {
-        return print_plan(&db, &units);
+        return print_plan(&db, &units, args);
     }
     let pool = thread_pool(args)?;
     let bars = SolveBars::new(units.len(), args.quiet);
@@ -47,7 +47,7 @@ fn roots_for(variant: &Variant, args: &SolveArgs) -> Result<Vec<Sector>, Failure
 }
 
 /// `solve --plan`: the work units in dependency order with their sizes.
-fn print_plan(db: &Database, units: &[WorkUnit]) -> Result<ExitCode, Failure> {
+fn print_plan(db: &Database, units: &[WorkUnit], args: &SolveArgs) -> Result<ExitCode, Failure> {
     let mut out = Out::new();
     out.line(format_args!(
         "{:>4}  {:>14}  {:<8}  sectors",
@@ -65,21 +65,32 @@ fn print_plan(db: &Database, units: &[WorkUnit]) -> Result<ExitCode, Failure> {
         "{} work units, {sectors} sectors, {total} index slots",
         units.len()
     ))?;
-    print_peaks(db, units, &mut out)
+    let depth_level = args
+        .depth_level
+        .unwrap_or(morris::tables::Options::default().depth_level);
+    print_peaks(db, units, depth_level, &mut out)
 }
 
 /// The plan's modelled time, its peak disk as sector files and solved `--compact`, and its
 /// peak working memory.
-fn print_peaks(db: &Database, units: &[WorkUnit], out: &mut Out) -> Result<ExitCode, Failure> {
+fn print_peaks(
+    db: &Database,
+    units: &[WorkUnit],
+    depth_level: i32,
+    out: &mut Out,
+) -> Result<ExitCode, Failure> {
     let variant = db.variant();
     let model = CostModel::reference();
     let graph = UnitGraph::new(variant, units);
     let costs = model.costs(variant, units, |s| db.index(s).size());
     // A byte a slot: every game solved so far has depths that fit one.
     let bytes: Vec<u64> = units.iter().map(|u| slots(db, u)).collect();
-    let turning: f64 = bytes.iter().map(|&b| model.turning_seconds(b)).sum();
+    let turning: f64 = bytes
+        .iter()
+        .map(|&b| model.turning_seconds(b, depth_level))
+        .sum();
     out.line(format_args!(
-        "modelled time: {} for one process, and {} more with --compact to turn sectors into tables (the cost model: {})",
+        "modelled time: {} for one process, and {} more with --compact to turn sectors into tables, depth blocks at zstd level {depth_level} (the cost model: {})",
         human(costs.iter().sum()),
         human(turning),
         model.source

@@ -41,7 +41,14 @@ pub fn print_solved(
 pub fn solve_options(args: &SolveArgs) -> morris::solve::SolveOptions {
     morris::solve::SolveOptions {
         verify: args.verify,
-        compact: args.compact.then(morris::tables::Options::default),
+        compact: args.compact.then(|| {
+            let default = morris::tables::Options::default();
+            morris::tables::Options {
+                wdl_level: args.wdl_level.unwrap_or(default.wdl_level),
+                depth_level: args.depth_level.unwrap_or(default.depth_level),
+                ..default
+            }
+        }),
     }
 }
 

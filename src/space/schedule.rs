@@ -323,6 +323,35 @@ pub fn disk_peak(
 /// two threads, alone on the machine; `docs/distributed.md` §5).
 const TURNING_PER_SLOT: f64 = 0.110e-6;
 
+/// The time of turning a sector into its tables with its depth blocks at zstd level `level`,
+/// relative to level 12, the win/draw/loss blocks at 19: most of it is the depth blocks'
+/// compression. Measured with `tables` on Morabaraba's 6-6-0-0 (163 M slots) and, at 6, 9
+/// and 12, 4-10-0-0 (140 M), two threads (`docs/distributed.md` §5); linear between the
+/// levels measured, and taken as at 19 above it.
+fn turning_factor(level: i32) -> f64 {
+    const MEASURED: [(i32, f64); 7] = [
+        (1, 0.32),
+        (3, 0.43),
+        (6, 0.47),
+        (9, 0.67),
+        (12, 1.0),
+        (15, 1.17),
+        (19, 1.76),
+    ];
+    let (first, last) = (MEASURED[0], MEASURED[MEASURED.len() - 1]);
+    if level <= first.0 {
+        return first.1;
+    }
+    MEASURED
+        .windows(2)
+        .find(|w| level <= w[1].0)
+        .map(|w| {
+            let ((a, fa), (b, fb)) = (w[0], w[1]);
+            fa + (fb - fa) * f64::from(level - a) / f64::from(b - a)
+        })
+        .unwrap_or(last.1)
+}
+
 /// Seconds per index slot by kind of unit, measured: the wall time of one worker (a process
 /// using all its threads) on the machine the rates were measured on.
 ///
@@ -434,9 +463,11 @@ impl CostModel {
         self.per_unit + rate * slots as f64
     }
 
-    /// The modelled seconds of turning a unit of `slots` index slots into tables.
-    pub fn turning_seconds(&self, slots: u64) -> f64 {
-        self.turning * slots as f64
+    /// The modelled seconds of turning a unit of `slots` index slots into tables, its depth
+    /// blocks compressed at zstd level `depth_level` (`tables --depth-level`; the model's rate
+    /// is at the default, 12, with the win/draw/loss blocks at 19).
+    pub fn turning_seconds(&self, slots: u64, depth_level: i32) -> f64 {
+        self.turning * turning_factor(depth_level) * slots as f64
     }
 
     /// The modelled seconds of every unit of a plan; `slots` gives a sector's index size.
