@@ -10,7 +10,8 @@ comment `# paused N s ...` says that the run was stopped (SIGSTOP) for N seconds
 on the next timed line was under way: those seconds are taken off that line's time, unless
 another comment (a sitting that starts again after an interrupted one) comes first. A unit
 is forward-only when it ran no retrograde levels (`0 levels`); a cyclic unit is keyed by the
-most pieces one side has on the board and whether a side flies (nine's rule: three pieces, on
+most pieces one side has on the board, whether a side has pieces in hand (a mixed unit, under
+Lasker's phases) and whether a side flies (nine's rule: three pieces, on
 the board and in hand, while moving). Prints each kind's rate in microseconds per slot, the
 rate of turning a sector into tables (per byte of its sector file, a byte a slot), then each
 unit's measured and modelled seconds where they differ most, and the totals.
@@ -33,11 +34,14 @@ def sectors(unit):
 
 
 def kind(unit, levels):
-    """The cost model's kind of a unit: ("forward",) or ("cyclic"|"flying", pieces)."""
+    """The cost model's kind of a unit: ("forward",) or ("cyclic"|"flying"|"mixed", pieces)."""
     if levels == 0:
         return ("forward",)
     secs = sectors(unit)
     pieces = max(max(w, b) for w, b, _, _ in secs)
+    if any(wf or bf for _, _, wf, bf in secs):
+        # Lasker's units with pieces in hand: their placements all lead out of the unit.
+        return ("mixed", max(pieces, 4))
     flies = any(
         (wf == 0 and w + wf == 3) or (bf == 0 and b + bf == 3) for w, b, wf, bf in secs
     )

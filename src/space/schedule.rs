@@ -370,9 +370,10 @@ pub struct CostModel {
     pub cyclic: Vec<f64>,
     /// As `cyclic`, for units where a side of three pieces flies.
     pub flying: Vec<f64>,
-    /// How much more a cyclic unit with pieces in hand (Lasker's rules: place or move) costs
-    /// than a moving-phase unit of the same size and pieces.
-    pub mixed: f64,
+    /// As `cyclic`, for units with pieces in hand (Lasker's rules: place or move), whose
+    /// placements all lead out of the unit: their children pass is most of them, and their
+    /// cost per slot grows far less with the pieces than a moving unit's.
+    pub mixed: Vec<f64>,
     /// Seconds each unit costs besides its slots (opening files, starting threads).
     pub per_unit: f64,
     /// The bytes of a sector's two tables over those of its sector file, for the disk a
@@ -386,12 +387,12 @@ impl CostModel {
     /// The rates of the current solver on the project's reference machine (a 2-core Intel Xeon
     /// virtual machine, two threads), fitted to the unit times of nine's whole standard solve
     /// (`data/results/nine-standard-solve-cost-model.log`): per kind of unit, its seconds over its
-    /// slots. Lasker's mixed units relative to moving ones. Pieces beyond 9 take the rate of 9.
+    /// slots; Lasker's mixed units from its own. Pieces beyond 9 take the rate of 9.
     /// See `docs/distributed.md` for the fit and its error.
     pub fn reference() -> CostModel {
         const US: f64 = 1e-6;
         CostModel {
-            source: "the reference machine's measured rates (2-core Intel Xeon VM, 2 threads, fitted to data/results/nine-standard-solve-cost-model.log)",
+            source: "the reference machine's measured rates (2-core Intel Xeon VM, 2 threads, fitted to data/results/nine-standard-solve-cost-model.log, and Lasker's units with pieces in hand to lasker-standard-compact-solve.log)",
             forward: 0.092 * US,
             // 3..=9 pieces; 3 pieces a side always fly under nine's rules, so sliding 3 takes
             // the rate of 4.
@@ -420,10 +421,24 @@ impl CostModel {
                 0.542 * US,
                 0.512 * US,
             ],
-            // Lasker's 4-5-1-0 with 5-4-0-1 against 4-5-0-0 with 5-4-0-0 (22.7 M slots each,
-            // one run of an earlier solver): 3.0 times; 4-4-0-1 with 4-4-1-0 per slot against
-            // 4-4-0-0: 3.9.
-            mixed: 3.0,
+            // Lasker's units with pieces in hand up to 7 pieces (`solve --sector 6-7-1-0`, the
+            // first sitting of its whole run: 986 M slots of 7 pieces, 777 M of 6, 124 M of 5;
+            // data/results/lasker-standard-compact-solve.log), measured on a 2-core AMD EPYC VM
+            // and brought to this machine's scale by the same sitting's moving units, which took
+            // 0.80 of their times in nine's log. 3 pieces take the rate of 4; 8 and 9 grow by
+            // 7's step over 6 (not measured yet).
+            mixed: vec![
+                0.0,
+                0.0,
+                0.0,
+                0.238 * US,
+                0.238 * US,
+                0.265 * US,
+                0.316 * US,
+                0.358 * US,
+                0.400 * US,
+                0.442 * US,
+            ],
             per_unit: 0.05,
             // Nine's whole tables over its database (data/results/nine-standard-tables.json:
             // 10.91 GB of 27.84 GB); seven's are 0.35, six's 0.44.
@@ -448,15 +463,14 @@ impl CostModel {
                     || (moving(s.opponent_hand)
                         && rules.flies((s.opponent + s.opponent_hand) as u32))
             });
-            let table = if flies { &self.flying } else { &self.cyclic };
-            let cyclic = table[pieces.min(table.len() - 1)];
-            // A cyclic unit with pieces in hand (Lasker's rules) also reads its placements'
-            // children from other sectors, as a forward unit does.
-            if unit.sectors.iter().all(Sector::is_moving) {
-                cyclic
+            let table = if !unit.sectors.iter().all(Sector::is_moving) {
+                &self.mixed
+            } else if flies {
+                &self.flying
             } else {
-                cyclic * self.mixed
-            }
+                &self.cyclic
+            };
+            table[pieces.min(table.len() - 1)]
         } else {
             self.forward
         };
