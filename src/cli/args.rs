@@ -267,12 +267,12 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with_all = ["plan", "simulate_workers"])]
     pub verify: bool,
     /// Solve into compact tables: each sector is turned into its two tables (as `tables`
-    /// builds them, with its default options or the levels below) in the --db folder as soon as every unit that
-    /// reads it is solved, and its sector file removed. The disk holds the tables and only the
-    /// files some unit still reads (`--plan` prints the peak); the finished folder is read with
-    /// `--tables`. Units read their children from sector files, so a later solve that reads a
-    /// sector already turned decodes its tables (slower, still exact). With
-    /// --simulate-workers: the units' costs include turning them into tables.
+    /// builds them, with its default options or the levels below) in the --db folder as soon
+    /// as every unit that reads it is solved, and its sector file removed. The disk holds the
+    /// tables and only the files some unit still reads (`--plan` prints the peak); the
+    /// finished folder is read with `--tables`. Units read their children from sector files,
+    /// so a later solve that reads a sector already turned decodes its tables (slower, still
+    /// exact). With --simulate-workers: the units' costs include turning them into tables.
     #[arg(long)]
     pub compact: bool,
     /// With --compact: the zstd level of the win/draw/loss blocks, as `tables --wdl-level`

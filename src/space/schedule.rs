@@ -326,8 +326,8 @@ const TURNING_PER_SLOT: f64 = 0.110e-6;
 /// The time of turning a sector into its tables with its depth blocks at zstd level `level`,
 /// relative to level 12, the win/draw/loss blocks at 19: most of it is the depth blocks'
 /// compression. Measured with `tables` on Morabaraba's 6-6-0-0 (163 M slots) and, at 6, 9
-/// and 12, 4-10-0-0 (140 M), two threads (`docs/distributed.md` §5); linear between the
-/// levels measured, and taken as at 19 above it.
+/// and 12, 4-10-0-0 (140 M), two threads (`docs/performance.md`, compact tables); linear
+/// between the levels measured, and taken as at 19 above it.
 fn turning_factor(level: i32) -> f64 {
     const MEASURED: [(i32, f64); 7] = [
         (1, 0.32),
