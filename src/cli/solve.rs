@@ -11,7 +11,7 @@ use super::args::SolveArgs;
 use super::bars::SolveBars;
 use super::output::{Failure, Out};
 use super::simulate::human;
-use super::units::{print_solved, slots, solve_options, thread_pool};
+use super::units::{compact_tables, print_solved, slots, solve_options, thread_pool};
 
 /// `morris solve`.
 pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
@@ -65,10 +65,7 @@ fn print_plan(db: &Database, units: &[WorkUnit], args: &SolveArgs) -> Result<Exi
         "{} work units, {sectors} sectors, {total} index slots",
         units.len()
     ))?;
-    let depth_level = args
-        .depth_level
-        .unwrap_or(morris::tables::Options::default().depth_level);
-    print_peaks(db, units, depth_level, &mut out)
+    print_peaks(db, units, compact_tables(args).depth_level, &mut out)
 }
 
 /// The plan's modelled time, its peak disk as sector files and solved `--compact`, and its

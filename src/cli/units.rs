@@ -41,14 +41,17 @@ pub fn print_solved(
 pub fn solve_options(args: &SolveArgs) -> morris::solve::SolveOptions {
     morris::solve::SolveOptions {
         verify: args.verify,
-        compact: args.compact.then(|| {
-            let default = morris::tables::Options::default();
-            morris::tables::Options {
-                wdl_level: args.wdl_level.unwrap_or(default.wdl_level),
-                depth_level: args.depth_level.unwrap_or(default.depth_level),
-                ..default
-            }
-        }),
+        compact: args.compact.then(|| compact_tables(args)),
+    }
+}
+
+/// The options `--compact` builds tables with: `tables`' defaults, the levels given.
+pub fn compact_tables(args: &SolveArgs) -> morris::tables::Options {
+    let default = morris::tables::Options::default();
+    morris::tables::Options {
+        wdl_level: args.wdl_level.unwrap_or(default.wdl_level),
+        depth_level: args.depth_level.unwrap_or(default.depth_level),
+        ..default
     }
 }
 

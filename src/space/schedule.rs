@@ -424,7 +424,7 @@ impl CostModel {
             // Lasker's units with pieces in hand up to 7 pieces (`solve --sector 6-7-1-0`, the
             // first sitting of its whole run: 986 M slots of 7 pieces, 777 M of 6, 124 M of 5;
             // data/results/lasker-standard-compact-solve.log), measured on a 2-core AMD EPYC VM
-            // and brought to this machine's scale by the same sitting's moving units, which took
+            // and brought to the reference machine's scale by the same sitting's moving units, which took
             // 0.80 of their times in nine's log. 3 pieces take the rate of 4; 8 and 9 grow by
             // 7's step over 6 (not measured yet).
             mixed: vec![
