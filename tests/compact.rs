@@ -10,6 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 mod common;
+mod prerequisite;
 
 use common::{morris, scratch, solve_into, text, Rng};
 use morris::rules::{Phases, RuleOverrides};
@@ -44,16 +45,18 @@ fn same_files(expected: &Path, got: &Path, what: &str) {
 }
 
 /// Solves `variant` (with `extra` arguments) plainly into `DIR/plain` and builds its tables
-/// into `DIR/tables`; returns the rule-set folders of both.
+/// into `DIR/tables` (the report of `tables --json` in `DIR/report.json`); returns the
+/// rule-set folders of both.
 fn plain_and_tables(dir: &Path, variant: &str, extra: &[&str]) -> (Database, std::path::PathBuf) {
     let (plain, tables) = (dir.join("plain"), dir.join("tables"));
     solve_into(variant, &plain, extra);
-    let mut args = vec!["--variant", variant, "tables", "-q"];
+    let mut args = vec!["--variant", variant, "tables", "-q", "--json"];
     args.extend(rules_of(extra));
     args.extend(["--db", plain.to_str().unwrap()]);
     args.extend(["--out", tables.to_str().unwrap()]);
     let out = morris(&args);
     assert!(out.status.success(), "{}", text(&out));
+    fs::write(dir.join("report.json"), &out.stdout).unwrap();
     let v = game(variant, extra);
     let db = Database::new(&plain, &v).unwrap();
     let table_dir = tables.join(morris::store::rule_set_folder(&v));
@@ -151,6 +154,42 @@ fn a_compact_solve_ends_with_the_tables_of_the_plain_database() {
             ]),
             "{variant}"
         );
+        let depths =
+            |flag: &str, dir: &Path| run(&["stats", "--depths", "-q", flag, dir.to_str().unwrap()]);
+        assert_eq!(
+            depths("--tables", &compact),
+            depths("--db", &dir.join("plain")),
+            "{variant}: stats --depths"
+        );
+        // The published manifest: from the folder alone (the database's size from the headers)
+        // it is the one `tables --json`'s report and the plain database's files give.
+        if let Some(python) = prerequisite::python_with("tables_manifest", &["hashlib"]) {
+            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/tables_manifest.py");
+            let manifest = |args: &[&Path]| {
+                let out = Command::new(&python)
+                    .arg(&script)
+                    .arg("make")
+                    .args(args)
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success(),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                String::from_utf8(out.stdout).unwrap()
+            };
+            let from_headers = manifest(&[&compact_dir]);
+            assert_eq!(
+                from_headers,
+                manifest(&[&dir.join("report.json"), &table_dir]),
+                "{variant}: manifest"
+            );
+            assert!(
+                from_headers.contains("\"database_bytes\""),
+                "{from_headers}"
+            );
+        }
         // A rerun finds every unit solved and changes nothing.
         let again = solve_into(variant, &compact, &args);
         assert!(again.contains("(0 solved now"), "{again}");

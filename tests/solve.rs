@@ -544,7 +544,9 @@ fn solve_with_verify_proves_each_unit_and_writes_the_same_files() {
 }
 
 /// The published results of the small games (data/results/, written by scripts/results.sh)
-/// are what this build computes: `stats --json` and `query --json start`, byte for byte.
+/// are what this build computes: `stats --json` and `query --json start`, byte for byte, and
+/// `stats --depths` row for row with the histogram `scripts/depths.py` (a reader of its own)
+/// counted from the database files.
 #[test]
 fn published_results_of_five_and_six_are_reproduced() {
     for game in ["five", "six"] {
@@ -569,6 +571,15 @@ fn published_results_of_five_and_six_are_reproduced() {
                 run(&["query", "--json", "--db", dbs, "start"]),
                 published(&format!("{game}-{removal}-start.json")),
                 "{game} {removal}"
+            );
+            // The first line names the folder and how it was counted; the rows must agree.
+            let rows = |text: &str| text.lines().skip(1).map(String::from).collect::<Vec<_>>();
+            let depths = rows(&run(&["stats", "--depths", "--quiet", "--db", dbs]));
+            assert!(depths.len() > 3, "{game} {removal}: {depths:?}");
+            assert_eq!(
+                depths,
+                rows(&published(&format!("{game}-{removal}-depths.tsv"))),
+                "{game} {removal}: stats --depths"
             );
         }
     }

@@ -95,9 +95,9 @@ fn compare(db: &Database, tables: &Database, mut keep: impl FnMut() -> bool) -> 
     (slots, positions)
 }
 
-/// `stats --json` answers alike from the database and from the tables.
+/// `stats --json` and `stats --depths` answer alike from the database and from the tables.
 fn stats_alike(variant: &str, db: &Path, tables: &Path) {
-    let stats = |flag: &str, dir: &Path| {
+    let stats = |flag: &str, dir: &Path, what: &str| {
         let out = run_morris(
             &[
                 "--variant",
@@ -105,18 +105,21 @@ fn stats_alike(variant: &str, db: &Path, tables: &Path) {
                 "stats",
                 flag,
                 dir.to_str().unwrap(),
-                "--json",
+                what,
+                "--quiet",
             ],
             "",
         );
         assert!(out.status.success(), "stats {flag}: {}", output_text(&out));
-        out.stdout
+        String::from_utf8(out.stdout).unwrap()
     };
-    assert_eq!(
-        String::from_utf8(stats("--tables", tables)).unwrap(),
-        String::from_utf8(stats("--db", db)).unwrap(),
-        "{variant}: stats --tables and --db"
-    );
+    for what in ["--json", "--depths"] {
+        assert_eq!(
+            stats("--tables", tables, what),
+            stats("--db", db, what),
+            "{variant}: stats {what} --tables and --db"
+        );
+    }
 }
 
 #[test]

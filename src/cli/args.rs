@@ -110,6 +110,14 @@ pub enum Command {
         /// Print one JSON object instead of a table.
         #[arg(long)]
         json: bool,
+        /// Print the depth histogram of every solved sector together instead: canonical
+        /// positions per depth and value, tab-separated as `scripts/depths.py` counts a
+        /// database folder (every slot is read: minutes for a whole game of nine).
+        #[arg(long, conflicts_with = "json")]
+        depths: bool,
+        /// No progress bar (with --depths).
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// The value and depth of a position and of every legal move, best first, from a database.
     ///

@@ -47,7 +47,18 @@ pub fn run() -> Result<ExitCode, Failure> {
         Command::Variants { json } => variants::variants(json),
         Command::Solve(args) => solve::solve(&variant, &args),
         Command::Tables(args) => tables::tables(&variant, &args),
-        Command::Stats { source, json } => stats::stats(&variant, &source, json),
+        Command::Stats {
+            source,
+            json,
+            depths: false,
+            ..
+        } => stats::stats(&variant, &source, json),
+        Command::Stats {
+            source,
+            depths: true,
+            quiet,
+            ..
+        } => stats::depths(&variant, &source, quiet),
         Command::Query {
             source,
             json,

@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use morris::query::depths::{self as histogram, Depths};
 use morris::query::wire::{self, StatsJson};
 use morris::{SectorStats, Variant};
 
@@ -71,5 +72,42 @@ pub fn stats(variant: &Variant, source: &Source, json: bool) -> Result<ExitCode,
         Err(_) => "not solved".into(),
     };
     out.line(format_args!("start position: {said}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `morris stats --depths`: the depth histogram of every solved sector together, as
+/// `scripts/depths.py` prints a database folder's (one header line, then `depth value positions`
+/// rows by depth, draws last), read from a database or from tables alike.
+pub fn depths(variant: &Variant, source: &Source, quiet: bool) -> Result<ExitCode, Failure> {
+    let db = super::folder::files(source, variant)?;
+    let sectors = db.present();
+    if sectors.is_empty() {
+        return Err(super::folder::nothing_solved(&db));
+    }
+    let slots: u64 = sectors.iter().map(|&s| db.index(s).size()).sum();
+    let bar = super::bars::CheckBar::new("depths", " slots", slots, quiet).bar;
+    let mut whole = Depths::default();
+    for &s in &sectors {
+        bar.set_message(s.to_string());
+        whole = whole.merge(histogram::depths(&db, s)?);
+        bar.inc(db.index(s).size());
+    }
+    bar.finish_and_clear();
+    let mut out = Out::new();
+    out.line(format_args!(
+        "# {}: canonical positions by value for the side to move, {} sectors",
+        morris::store::rule_set_folder(variant),
+        sectors.len()
+    ))?;
+    out.line("depth\tvalue\tpositions")?;
+    for depth in 0..whole.win.len().max(whole.loss.len()) {
+        for (value, counts) in [("win", &whole.win), ("loss", &whole.loss)] {
+            match counts.get(depth) {
+                Some(&n) if n > 0 => out.line(format_args!("{depth}\t{value}\t{n}"))?,
+                _ => {}
+            }
+        }
+    }
+    out.line(format_args!("-\tdraw\t{}", whole.draw))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -40,7 +40,8 @@ impl Depths {
         }
     }
 
-    fn merge(mut self, other: Depths) -> Depths {
+    /// The counts of `self` and `other` together.
+    pub fn merge(mut self, other: Depths) -> Depths {
         for (mine, theirs) in [(&mut self.win, other.win), (&mut self.loss, other.loss)] {
             if mine.len() < theirs.len() {
                 mine.resize(theirs.len(), 0);
