@@ -122,10 +122,22 @@ fn a_compact_solve_ends_with_the_tables_of_the_plain_database() {
         let compact = dir.join("compact");
         let mut args = extra.to_vec();
         args.push("--compact");
-        let log = solve_into(variant, &compact, &args);
+        // Not quiet: the log's lines give the folder's size, and the last its peak.
+        let mut loud = vec![
+            "--variant",
+            variant,
+            "solve",
+            "--db",
+            compact.to_str().unwrap(),
+        ];
+        loud.extend(&args);
+        let out = morris(&loud);
+        assert!(out.status.success(), "{}", text(&out));
+        let log = text(&out);
         let v = game(variant, extra);
         let compact_dir = compact.join(morris::store::rule_set_folder(&v));
         same_files(&table_dir, &compact_dir, variant);
+        folder_sizes_logged(&log, &compact_dir, &dir.join("plain"), variant);
         assert!(
             !files(&compact_dir).keys().any(|k| k.ends_with(".sec")),
             "{variant}: a sector file is left"
@@ -196,6 +208,60 @@ fn a_compact_solve_ends_with_the_tables_of_the_plain_database() {
         same_files(&table_dir, &compact_dir, variant);
         assert!(log.contains("work units"), "{log}");
     }
+}
+
+/// Megabytes or gigabytes as the solve's log prints them.
+fn bytes_of(text: &str) -> f64 {
+    let (number, unit) = text.trim().split_once(' ').unwrap();
+    let scale = match unit {
+        "GB" => 1e9,
+        "MB" => 1e6,
+        _ => panic!("{text}"),
+    };
+    number.parse::<f64>().unwrap() * scale
+}
+
+/// The bytes of the files in `dir`.
+fn bytes_in(dir: &Path) -> u64 {
+    fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.metadata().unwrap().len())
+        .sum()
+}
+
+/// Every unit's and turned sector's line of a compact solve's `log` gives the folder's size,
+/// and the last line the largest of them as the peak and the folder as it is left; the peak
+/// is below what the plain database of `plain` takes.
+fn folder_sizes_logged(log: &str, folder: &Path, plain: &Path, variant: &str) {
+    let sizes: Vec<f64> = log
+        .lines()
+        .filter(|l| l.starts_with("solved ") || l.starts_with("turned "))
+        .map(|l| bytes_of(l.rsplit_once("; folder ").expect(l).1))
+        .collect();
+    let units = log.lines().filter(|l| l.starts_with("solved ")).count();
+    assert!(sizes.len() > units && units >= 5, "{variant}: {log}");
+    let line = log.lines().find(|l| l.starts_with("disk: ")).expect(log);
+    let rest = line.strip_prefix("disk: the folder held at most ").unwrap();
+    let (peak, rest) = rest.split_once(" after a unit").unwrap();
+    let now = rest
+        .rsplit_once(", ")
+        .unwrap()
+        .1
+        .strip_suffix(" now")
+        .unwrap();
+    let largest = sizes.iter().cloned().fold(0.0, f64::max);
+    assert_eq!(bytes_of(peak), largest, "{variant}: {line}");
+    let left = bytes_in(folder) as f64;
+    assert!(
+        (bytes_of(now) - left).abs() <= 0.05e6 + left * 0.005,
+        "{variant}: {line}, {left} bytes"
+    );
+    let database = bytes_in(&plain.join(folder.file_name().unwrap())) as f64;
+    assert!(
+        largest >= left && largest < database,
+        "{variant}: peak {largest}, left {left}, plain database {database}"
+    );
 }
 
 /// The state a killed compact run left: sector files, win/draw/loss tables, temporaries.

@@ -50,6 +50,10 @@ pub struct SolveBars {
     /// The current unit's phase.
     pub phase: ProgressBar,
     quiet: bool,
+    /// The rule set's folder, whose size each log line gives (`None`: no sizes).
+    folder: Option<std::path::PathBuf>,
+    /// The most bytes the folder held after a unit or a turned sector of this run.
+    peak: std::sync::atomic::AtomicU64,
 }
 
 impl SolveBars {
@@ -69,13 +73,68 @@ impl SolveBars {
             overall,
             phase,
             quiet,
+            folder: None,
+            peak: Default::default(),
         }
     }
 
-    /// Clears the bars at the end of the run.
+    /// Gives the size of `folder` on each log line, and its peak at the end: the measured
+    /// peak disk of a run (sampled after each unit and each turned sector; a table being
+    /// written in between adds at most that sector's tables).
+    pub fn with_folder(mut self, folder: &std::path::Path) -> SolveBars {
+        self.folder = Some(folder.to_path_buf());
+        self
+    }
+
+    /// `; folder N GB` for a log line, the peak raised to it (empty without a folder).
+    fn folder_size(&self) -> String {
+        let Some(folder) = &self.folder else {
+            return String::new();
+        };
+        let bytes = folder_bytes(folder);
+        self.peak
+            .fetch_max(bytes, std::sync::atomic::Ordering::Relaxed);
+        format!("; folder {}", gigabytes(bytes))
+    }
+
+    /// Clears the bars at the end of the run, and logs the folder's peak size.
     pub fn finish(&self) {
         self.phase.finish_and_clear();
         self.overall.finish_and_clear();
+        let peak = self.peak.load(std::sync::atomic::Ordering::Relaxed);
+        if let (Some(folder), false, true) = (&self.folder, self.quiet, peak > 0) {
+            log(
+                self.multi.is_hidden(),
+                |l| self.multi.println(l),
+                &format!(
+                    "disk: the folder held at most {} after a unit or a turned sector of this run, {} now",
+                    gigabytes(peak),
+                    gigabytes(folder_bytes(folder))
+                ),
+            );
+        }
+    }
+}
+
+/// The bytes of the files in `folder` (not its subfolders), those that vanish while it is
+/// read left out.
+fn folder_bytes(folder: &std::path::Path) -> u64 {
+    std::fs::read_dir(folder).map_or(0, |entries| {
+        entries
+            .flatten()
+            .filter_map(|e| e.metadata().ok())
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+            .sum()
+    })
+}
+
+/// Bytes as gigabytes (10^9) with two decimals, or below one as megabytes with one.
+fn gigabytes(bytes: u64) -> String {
+    if bytes >= 1_000_000_000 {
+        format!("{:.2} GB", bytes as f64 / 1e9)
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1e6)
     }
 }
 
@@ -91,7 +150,7 @@ impl Progress for SolveBars {
             log(
                 self.multi.is_hidden(),
                 |l| self.multi.println(l),
-                &solved_line(unit, t),
+                &(solved_line(unit, t) + &self.folder_size()),
             );
         }
     }
@@ -107,7 +166,7 @@ impl Progress for SolveBars {
             log(
                 self.multi.is_hidden(),
                 |l| self.multi.println(l),
-                &turned_line(report, time),
+                &(turned_line(report, time) + &self.folder_size()),
             );
         }
     }

@@ -28,7 +28,7 @@ pub fn solve(variant: &Variant, args: &SolveArgs) -> Result<ExitCode, Failure> {
         return print_plan(&db, &units, args);
     }
     let pool = thread_pool(args)?;
-    let bars = SolveBars::new(units.len(), args.quiet);
+    let bars = SolveBars::new(units.len(), args.quiet).with_folder(db.dir());
     let started = Instant::now();
     let options = solve_options(args);
     let solved = pool.install(|| morris::solve::solve_units(&db, &units, &bars, &options));
