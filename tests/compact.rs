@@ -342,6 +342,60 @@ fn the_plan_states_peak_disk_and_memory() {
     assert!(t.contains("peak memory: 3.3 GB of working state"), "{t}");
 }
 
+/// `solve --plan` over a folder that holds solved units says how many, and what is left of the
+/// run: nothing in a fresh folder, the units of the endgames solved, all of them at the end.
+#[test]
+fn the_plan_of_a_resumed_run_says_what_is_left() {
+    let db = scratch("plan-resumed");
+    let dbs = db.to_str().unwrap();
+    let plan = |extra: &[&str]| {
+        let mut args = vec![
+            "--variant",
+            "five",
+            "solve",
+            "--compact",
+            "--plan",
+            "--db",
+            dbs,
+        ];
+        args.extend(extra);
+        let out = morris(&args);
+        assert!(out.status.success(), "{}", text(&out));
+        text(&out)
+    };
+    let units = |t: &str| -> usize {
+        let line = t.lines().find(|l| l.contains(" work units, ")).expect(t);
+        line.split(' ').next().unwrap().parse().unwrap()
+    };
+    let whole = plan(&[]);
+    assert!(!whole.contains("already solved"), "{whole}");
+    let (all, endgames) = (units(&whole), units(&plan(&["--max-pieces", "4"])));
+    assert!(endgames > 0 && endgames < all, "{all} {endgames}");
+    solve_into("five", &db, &["--compact", "--max-pieces", "4"]);
+    let resumed = plan(&[]);
+    let line = resumed
+        .lines()
+        .find(|l| l.starts_with("already solved in "))
+        .expect(&resumed);
+    assert!(
+        line.contains(&format!(": {endgames} of {all} units (")),
+        "{line}"
+    );
+    assert!(!line.contains("left: 0.00 s"), "{line}");
+    solve_into("five", &db, &["--compact"]);
+    let done = plan(&[]);
+    assert!(
+        done.contains(&format!(
+            ": {all} of {all} units ({0} of {0} slots); left: 0.00 s for one process, and 0.00 s with --compact",
+            done.lines()
+                .find(|l| l.contains(" index slots"))
+                .and_then(|l| l.split(' ').rev().nth(2))
+                .unwrap()
+        )),
+        "{done}"
+    );
+}
+
 /// A table that a compact solve wrote and that was damaged since is found by the next run,
 /// moved aside with its twin table, solved again and turned again: the folder ends as it was.
 #[test]

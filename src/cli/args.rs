@@ -252,7 +252,8 @@ pub struct SolveArgs {
     /// opponent's hand) and the sectors it depends on.
     #[arg(long, value_name = "W-B-WF-BF", conflicts_with = "max_pieces")]
     pub sector: Option<String>,
-    /// List the work units in dependency order with their sizes, and solve nothing.
+    /// List the work units in dependency order with their sizes, and solve nothing. Over a
+    /// folder that holds solved units, it also says how many and the modelled time left.
     #[arg(long)]
     pub plan: bool,
     /// Replay the units' costs for N workers (a list such as 1,2,4,8) and print the wall

@@ -92,6 +92,34 @@ fn print_peaks(
         human(turning),
         model.source
     ))?;
+    // A resumed run: what is left of it, by the files the folder holds now.
+    let done: Vec<bool> = units
+        .iter()
+        .map(|u| morris::solve::unit_done(db, u).unwrap_or(false))
+        .collect();
+    let solved = done.iter().filter(|&&d| d).count();
+    if solved > 0 {
+        let raw = |u: &WorkUnit| u.sectors.iter().any(|&s| db.path(s).exists());
+        // Folded from +0.0: an empty sum of floats is -0.0.
+        let left = (0..units.len())
+            .filter(|&i| !done[i])
+            .fold(0.0, |t, i| t + costs[i]);
+        let turning_left = (0..units.len())
+            .filter(|&i| !done[i] || raw(&units[i]))
+            .fold(0.0, |t, i| t + model.turning_seconds(bytes[i], depth_level));
+        let slots_done: u64 = (0..units.len())
+            .filter(|&i| done[i])
+            .map(|i| bytes[i])
+            .sum();
+        out.line(format_args!(
+            "already solved in {}: {solved} of {} units ({slots_done} of {} slots); left: {} for one process, and {} with --compact to turn the sectors not yet in tables",
+            db.dir().display(),
+            units.len(),
+            bytes.iter().sum::<u64>(),
+            human(left),
+            human(turning_left)
+        ))?;
+    }
     let (plain, _) = disk_peak(&graph, &costs, &bytes, None);
     let (compact, tables) = disk_peak(&graph, &costs, &bytes, Some(model.tables_ratio));
     let gb = |b: u64| b as f64 / 1e9;

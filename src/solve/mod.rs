@@ -108,7 +108,7 @@ pub fn is_solved(db: &Database, sector: Sector) -> Result<bool, Error> {
 ///
 /// # Errors
 /// As [`is_solved`].
-pub(crate) fn unit_done(db: &Database, unit: &WorkUnit) -> Result<bool, Error> {
+pub fn unit_done(db: &Database, unit: &WorkUnit) -> Result<bool, Error> {
     let mut done = true;
     for &s in &unit.sectors {
         done &= is_solved(db, s)?;
