@@ -1,0 +1,48 @@
+//! `scripts/summary.py` computes a published game's figures from its files in data/results, and
+//! docs/results.md gives the figures it computes.
+
+use std::path::Path;
+use std::process::Command;
+
+mod prerequisite;
+
+#[test]
+fn the_figures_of_nine_in_the_results_document_are_those_of_its_published_files() {
+    let Some(python) = prerequisite::python_with("summary", &["json"]) else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(&python)
+        .arg(root.join("scripts/summary.py"))
+        .arg(root.join("data/results/nine-standard"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = String::from_utf8(out.stdout).unwrap();
+    // Computed from nine-standard.json, -start.json and -depths.tsv.
+    for line in [
+        "| moving (both hands empty) | 49 | 8,904,593,601 | 20.6% | loss in 204 (7-8-0-0) |",
+        "| placement | 269 | 17,838,514,173 | 23.2% | loss in 206 (5-6-2-2) |",
+        "First moves: 24 of 24 draw (a1 a4 a7 b2 b4 b6 c3 c4 c5 d1 d2 d3 d5 d6 d7 e3 e4 e5 f2 f4 f6 g1 g4 g7).",
+        "Deepest lost: 1 position in 206 plies.",
+        "Deepest won: 1 position in 205 plies.",
+    ] {
+        assert!(summary.lines().any(|l| l == line), "{line}\n{summary}");
+    }
+    let document = std::fs::read_to_string(root.join("docs/results.md")).unwrap();
+    let section = &document[document
+        .find("## Nine Men's Morris, standard removal")
+        .unwrap()..];
+    let section = &section[..section.find("\n## ").unwrap()];
+    for line in summary.lines().filter(|l| l.starts_with("| ")) {
+        assert!(section.contains(line), "docs/results.md lacks {line}");
+    }
+    assert!(summary.starts_with(
+        "318 sectors, 26,743,107,774 canonical positions (427.7 G counting every board)."
+    ));
+    assert!(section.contains("318 sectors in 297 work units, 27.8 G index slots, 26,743,107,774 canonical positions\n(427.7 G counting every board)"));
+}
