@@ -1,5 +1,7 @@
-//! `scripts/summary.py` computes a published game's figures from its files in data/results, and
-//! docs/results.md gives the figures it computes.
+//! The scripts behind docs/results.md's figures: `scripts/summary.py` computes a published
+//! game's figures from its files in data/results, and the document gives them;
+//! `scripts/malom_sectors.py` finds Malom's sector graphs (nine's of the size the document cites)
+//! holding every sector of morris's under the same name.
 
 use std::path::Path;
 use std::process::Command;
@@ -45,4 +47,41 @@ fn the_figures_of_nine_in_the_results_document_are_those_of_its_published_files(
         "318 sectors, 26,743,107,774 canonical positions (427.7 G counting every board)."
     ));
     assert!(section.contains("318 sectors in 297 work units, 27.8 G index slots, 26,743,107,774 canonical positions\n(427.7 G counting every board)"));
+}
+
+#[test]
+fn every_sector_of_ours_is_one_of_malom_s_and_nine_s_graph_has_the_cited_size() {
+    let Some(python) = prerequisite::python_with("malom_sectors", &["subprocess"]) else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(&python)
+        .arg(root.join("scripts/malom_sectors.py"))
+        .arg(env!("CARGO_BIN_EXE_morris"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in [
+        "nine: Malom 498 sectors, morris 318, all of morris's among Malom's: yes",
+        "morabaraba: Malom 1216 sectors, morris 838, all of morris's among Malom's: yes",
+        "lasker: Malom 3070 sectors, morris 2482, all of morris's among Malom's: yes",
+    ] {
+        assert!(text.lines().any(|l| l.starts_with(line)), "{line}\n{text}");
+    }
+    let document = std::fs::read_to_string(root.join("docs/results.md")).unwrap();
+    for figure in [
+        "Malom's coarser graph\n  has 498",
+        "nine 318 of Malom's 498",
+        "Morabaraba and\n  Twelve 838 of 1,216, Lasker 2,482 of 3,070",
+    ] {
+        assert!(
+            document.contains(figure),
+            "docs/results.md lacks {figure:?}"
+        );
+    }
 }
