@@ -176,20 +176,11 @@ fn a_compact_solve_ends_with_the_tables_of_the_plain_database() {
         // The published manifest: from the folder alone (the database's size from the headers)
         // it is the one `tables --json`'s report and the plain database's files give.
         if let Some(python) = prerequisite::python_with("tables_manifest", &["hashlib"]) {
-            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/tables_manifest.py");
             let manifest = |args: &[&Path]| {
-                let out = Command::new(&python)
-                    .arg(&script)
-                    .arg("make")
-                    .args(args)
-                    .output()
-                    .unwrap();
-                assert!(
-                    out.status.success(),
-                    "{}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
-                String::from_utf8(out.stdout).unwrap()
+                let args: Vec<&std::ffi::OsStr> = std::iter::once("make".as_ref())
+                    .chain(args.iter().map(|a| a.as_os_str()))
+                    .collect();
+                prerequisite::run_script(&python, "tables_manifest.py", &args)
             };
             let from_headers = manifest(&[&compact_dir]);
             assert_eq!(

@@ -4,7 +4,6 @@
 //! holding every sector of morris's under the same name.
 
 use std::path::Path;
-use std::process::Command;
 
 mod prerequisite;
 
@@ -14,17 +13,11 @@ fn the_figures_of_nine_in_the_results_document_are_those_of_its_published_files(
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(&python)
-        .arg(root.join("scripts/summary.py"))
-        .arg(root.join("data/results/nine-standard"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let summary = prerequisite::run_script(
+        &python,
+        "summary.py",
+        &[root.join("data/results/nine-standard")],
     );
-    let summary = String::from_utf8(out.stdout).unwrap();
     // Computed from nine-standard.json, -start.json and -depths.tsv.
     for line in [
         "| moving (both hands empty) | 49 | 8,904,593,601 | 20.6% | loss in 204 (7-8-0-0) |",
@@ -55,17 +48,8 @@ fn every_sector_of_ours_is_one_of_malom_s_and_nine_s_graph_has_the_cited_size() 
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(&python)
-        .arg(root.join("scripts/malom_sectors.py"))
-        .arg(env!("CARGO_BIN_EXE_morris"))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text =
+        prerequisite::run_script(&python, "malom_sectors.py", &[env!("CARGO_BIN_EXE_morris")]);
     for line in [
         "nine: Malom 498 sectors, morris 318, all of morris's among Malom's: yes",
         "morabaraba: Malom 1216 sectors, morris 838, all of morris's among Malom's: yes",

@@ -99,18 +99,19 @@ fn print_peaks(
         .collect();
     let solved = done.iter().filter(|&&d| d).count();
     if solved > 0 {
-        let raw = |u: &WorkUnit| u.sectors.iter().any(|&s| db.path(s).exists());
-        // Folded from +0.0: an empty sum of floats is -0.0.
-        let left = (0..units.len())
-            .filter(|&i| !done[i])
-            .fold(0.0, |t, i| t + costs[i]);
-        let turning_left = (0..units.len())
-            .filter(|&i| !done[i] || raw(&units[i]))
-            .fold(0.0, |t, i| t + model.turning_seconds(bytes[i], depth_level));
-        let slots_done: u64 = (0..units.len())
-            .filter(|&i| done[i])
-            .map(|i| bytes[i])
-            .sum();
+        // Summed from +0.0: an empty sum of floats is -0.0.
+        let (mut left, mut turning_left, mut slots_done) = (0.0, 0.0, 0u64);
+        for (i, u) in units.iter().enumerate() {
+            if done[i] {
+                slots_done += bytes[i];
+            } else {
+                left += costs[i];
+            }
+            // A solved unit is still to turn while a sector file of it is there.
+            if !done[i] || u.sectors.iter().any(|&s| db.path(s).exists()) {
+                turning_left += model.turning_seconds(bytes[i], depth_level);
+            }
+        }
         out.line(format_args!(
             "already solved in {}: {solved} of {} units ({slots_done} of {} slots); left: {} for one process, and {} with --compact to turn the sectors not yet in tables",
             db.dir().display(),

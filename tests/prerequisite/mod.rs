@@ -71,3 +71,24 @@ pub fn python_with(test: &str, modules: &[&str]) -> Option<String> {
     eprintln!("\n*** {message} ***\n");
     None
 }
+
+/// Runs `scripts/SCRIPT` of the checkout with `python` (as [`python_with`] found it) and
+/// `args`, asserting that it succeeds; returns its standard output.
+pub fn run_script<S: AsRef<std::ffi::OsStr>>(python: &str, script: &str, args: &[S]) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scripts")
+        .join(script);
+    let out = std::process::Command::new(python)
+        .arg(&path)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {python} {}: {e}", path.display()));
+    assert!(
+        out.status.success(),
+        "{script} {:?}: {}{}",
+        args.iter().map(|a| a.as_ref()).collect::<Vec<_>>(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
