@@ -94,6 +94,19 @@ pub enum Error {
         /// The first fault.
         first: String,
     },
+    /// The N-move rule's analysis and the database disagree on a position: a win or a loss
+    /// under the rule must be one without it.
+    #[error("sector {sector}: a position is a {} under the {n}-move rule but a {} in the database", .ruled.name(), .game.name())]
+    RuleContradiction {
+        /// The position's sector.
+        sector: Sector,
+        /// The rule's N.
+        n: u16,
+        /// The outcome under the rule, for a fresh counter.
+        ruled: crate::rules::Outcome,
+        /// The database's outcome.
+        game: crate::rules::Outcome,
+    },
     /// The work was stopped on request ([`Progress::cancelled`](crate::Progress::cancelled))
     /// before it was done; nothing half made was written, and a solve or a build resumes.
     #[error("stopped on request before the work was done")]

@@ -30,6 +30,7 @@ mod kernel;
 mod progress;
 
 pub mod front;
+pub mod nmove;
 pub mod query;
 pub mod rules;
 pub mod solve;

@@ -1,0 +1,567 @@
+//! Rule-aware values: what the N-move rule (a draw after N quiet plies in a row) leaves of each
+//! win and loss, for a fresh move counter.
+//!
+//! A quiet ply is a slide or a fly without a removal: the moves that stay inside a work unit.
+//! A placement or a removal leaves the unit and starts the count again (`data/rules.md`). So,
+//! with `r` quiet plies left before the draw, the side to move wins when it can force, within
+//! `r`, a move out of the unit into a position lost for the opponent with a fresh counter (or
+//! a finished one); it loses when the opponent can. A game finished by the rules (no legal
+//! move) is lost even when the count has run out.
+//!
+//! For each position the analysis finds the *budget*: the fewest quiet plies left with which
+//! the mover still wins (or the opponent still wins, for a loss), at most N. A win with budget
+//! `b` is a win under the rule from every counter that leaves at least `b` plies; a position
+//! with no budget is a draw under the rule from every counter. The budgets come from a
+//! retrograde analysis of each unit in levels, like the solver's but with one more kind of
+//! final position: the positions whose best move leaves the unit are known before the first
+//! level, whichever their count. Level `k` resolves the positions of budget `k`: a loss at `k`
+//! makes its quiet predecessors wins at `k + 1`; a win at `k` counts down its predecessors'
+//! unresolved quiet children, and a predecessor left with none, every move out of the unit
+//! leading to the opponent's win, becomes a loss at `k + 1`. Levels stop at N.
+//!
+//! Win, cursed win, draw, blessed loss and loss then compare the budget, for a fresh counter
+//! (N plies left), with the game-theoretic value of the database: a cursed win is a win that
+//! the rule spoils, a blessed loss a loss that it saves. Every win under the rule must be a win
+//! of the database (the rule only adds draws): the analysis checks that, position by
+//! position, and refuses a database that disagrees.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::atomic::{AtomicU16, Ordering};
+
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::progress::{go_on, Progress};
+use crate::rules::{
+    for_each_move, for_each_unmove_with, play, too_few_pieces, value_without_moves, Outcome,
+    Position, Value, Variant,
+};
+use crate::space::{plan, Sector, SectorIndex, WorkUnit};
+use crate::store::Database;
+
+/// The most plies the rule may allow: budgets are held in 15 bits.
+pub const MAX_N: u16 = 30_000;
+
+/// A cell's flag for a loss; the low bits hold the budget.
+const LOSS: u16 = 0x8000;
+/// A cell without a budget: a draw under the rule, unresolved, or an unused slot.
+const NONE: u16 = 0x7FFF;
+
+/// What the N-move rule leaves of a position's value for a fresh move counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RuleValue {
+    /// A win the rule does not spoil.
+    Win,
+    /// A win without the rule, a draw with it: the winner needs more quiet plies than it allows.
+    CursedWin,
+    /// A draw with and without the rule.
+    Draw,
+    /// A loss without the rule, a draw with it.
+    BlessedLoss,
+    /// A loss the rule does not save.
+    Loss,
+}
+
+impl RuleValue {
+    /// Every rule value, wins first.
+    pub const ALL: [RuleValue; 5] = [
+        RuleValue::Win,
+        RuleValue::CursedWin,
+        RuleValue::Draw,
+        RuleValue::BlessedLoss,
+        RuleValue::Loss,
+    ];
+
+    /// `win`, `cursed-win`, `draw`, `blessed-loss` or `loss` (the JSON's names).
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleValue::Win => "win",
+            RuleValue::CursedWin => "cursed-win",
+            RuleValue::Draw => "draw",
+            RuleValue::BlessedLoss => "blessed-loss",
+            RuleValue::Loss => "loss",
+        }
+    }
+
+    /// The rule value of a position of game-theoretic outcome `game` whose outcome under the
+    /// rule, with a fresh counter, is `ruled`; `None` when the two contradict (a win or a loss
+    /// under the rule that is not one without it).
+    pub fn of(game: Outcome, ruled: Outcome) -> Option<RuleValue> {
+        match (game, ruled) {
+            (Outcome::Win, Outcome::Win) => Some(RuleValue::Win),
+            (Outcome::Win, Outcome::Draw) => Some(RuleValue::CursedWin),
+            (Outcome::Draw, Outcome::Draw) => Some(RuleValue::Draw),
+            (Outcome::Loss, Outcome::Draw) => Some(RuleValue::BlessedLoss),
+            (Outcome::Loss, Outcome::Loss) => Some(RuleValue::Loss),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for RuleValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A position's budget under the rule: the fewest quiet plies left before the draw with which
+/// the side to move wins, or the opponent wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// The mover wins from every counter leaving at least this many quiet plies (1 or more).
+    Win(u16),
+    /// The mover loses from every counter leaving at least this many quiet plies (0: the
+    /// game is over, lost).
+    Loss(u16),
+    /// A draw under the rule from every counter.
+    Draw,
+}
+
+impl Budget {
+    /// The outcome under the rule with `left` quiet plies left before the draw.
+    pub fn outcome_with(self, left: u16) -> Outcome {
+        match self {
+            Budget::Win(b) if b <= left => Outcome::Win,
+            Budget::Loss(b) if b <= left => Outcome::Loss,
+            _ => Outcome::Draw,
+        }
+    }
+
+    fn from_cell(cell: u16) -> Budget {
+        match cell {
+            NONE => Budget::Draw,
+            c if c & LOSS != 0 => Budget::Loss(c & !LOSS),
+            c => Budget::Win(c),
+        }
+    }
+}
+
+/// How many positions of a sector have each rule value: canonical positions, and with their
+/// symmetric images (`raw`), as `stats` counts them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleCounts {
+    /// Canonical positions of each rule value, in the order of [`RuleValue::ALL`].
+    pub positions: [u64; 5],
+    /// Positions of each rule value counting every symmetric image.
+    pub raw: [u64; 5],
+}
+
+impl RuleCounts {
+    fn add(&mut self, other: &RuleCounts) {
+        for k in 0..5 {
+            self.positions[k] += other.positions[k];
+            self.raw[k] += other.raw[k];
+        }
+    }
+
+    /// The canonical positions of rule value `v`.
+    pub fn of(&self, v: RuleValue) -> u64 {
+        self.positions[v as usize]
+    }
+}
+
+/// The budgets of every position of some sectors under an N-move rule, with their counts.
+#[derive(Debug)]
+pub struct RuleAnalysis {
+    n: u16,
+    sectors: BTreeMap<Sector, AnalysedSector>,
+}
+
+/// One sector's budgets and counts.
+struct AnalysedSector {
+    index: SectorIndex,
+    cells: Vec<u16>,
+    counts: RuleCounts,
+}
+
+impl fmt::Debug for AnalysedSector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AnalysedSector")
+            .field("sector", &self.index.sector())
+            .field("counts", &self.counts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RuleAnalysis {
+    /// Analyses `roots` and every sector they lead to under the `n`-move rule, reading their
+    /// game-theoretic values from `db` (which must hold them all).
+    ///
+    /// # Errors
+    /// `Error::Input` for an `n` outside 1 to [`MAX_N`]; a sector `db` lacks or cannot read;
+    /// `Error::RuleContradiction` where a value under the rule is not the database's;
+    /// `Error::Cancelled` when `progress` asks to stop.
+    pub fn run(
+        db: &Database,
+        n: u16,
+        roots: &[Sector],
+        progress: &dyn Progress,
+    ) -> Result<RuleAnalysis, Error> {
+        check_n(n)?;
+        let units = plan(db.variant(), roots);
+        let total: u64 = units
+            .iter()
+            .flat_map(|u| &u.sectors)
+            .map(|&s| db.index(s).size())
+            .sum();
+        progress.phase(&format!("{n}-move rule"), total);
+        let mut analysis = RuleAnalysis {
+            n,
+            sectors: BTreeMap::new(),
+        };
+        for unit in &units {
+            analysis.run_unit(db, unit, progress)?;
+            go_on(progress)?;
+        }
+        Ok(analysis)
+    }
+
+    /// The rule's N, in plies.
+    pub fn n(&self) -> u16 {
+        self.n
+    }
+
+    /// The sectors analysed, in increasing order.
+    pub fn sectors(&self) -> impl Iterator<Item = Sector> + '_ {
+        self.sectors.keys().copied()
+    }
+
+    /// The counts of rule values in `sector`, `None` when it was not analysed.
+    pub fn counts(&self, sector: Sector) -> Option<RuleCounts> {
+        self.sectors.get(&sector).map(|s| s.counts)
+    }
+
+    /// The counts of every sector analysed together.
+    pub fn total(&self) -> RuleCounts {
+        let mut all = RuleCounts::default();
+        for s in self.sectors.values() {
+            all.add(&s.counts);
+        }
+        all
+    }
+
+    /// The budget of `pos` (any position of a sector analysed, canonical or not); a position
+    /// with too few pieces is a loss at 0.
+    ///
+    /// # Errors
+    /// `Error::Input` when its sector was not analysed.
+    pub fn budget(&self, pos: &Position) -> Result<Budget, Error> {
+        if too_few_pieces(pos) {
+            return Ok(Budget::Loss(0));
+        }
+        let sector = Sector::of(pos);
+        let s = self.sectors.get(&sector).ok_or_else(|| {
+            Error::Input(crate::InvalidInput::Request(format!(
+                "sector {sector} was not analysed under the {}-move rule",
+                self.n
+            )))
+        })?;
+        Ok(Budget::from_cell(s.cells[s.index.index(pos) as usize]))
+    }
+
+    /// The rule value of `pos` for a fresh counter, from its budget and its value in `db`.
+    ///
+    /// # Errors
+    /// As [`RuleAnalysis::budget`] and [`Database::probe_outcome`].
+    pub fn rule_value(&self, db: &Database, pos: &Position) -> Result<RuleValue, Error> {
+        let ruled = self.budget(pos)?.outcome_with(self.n);
+        let game = db.probe_outcome(pos)?;
+        RuleValue::of(game, ruled).ok_or_else(|| contradiction(pos, self.n, ruled, game))
+    }
+
+    /// Analyses one unit, whose exits are analysed, and keeps its sectors.
+    fn run_unit(
+        &mut self,
+        db: &Database,
+        unit: &WorkUnit,
+        progress: &dyn Progress,
+    ) -> Result<(), Error> {
+        let mut work = Unit::new(db, unit, self);
+        let (finished, first) = work.init();
+        work.levels(self.n, finished, first);
+        let Unit { indexes, cells, .. } = work;
+        let cells: Vec<u16> = cells.into_iter().map(AtomicU16::into_inner).collect();
+        let mut start = 0usize;
+        for index in indexes {
+            let end = start + index.size() as usize;
+            let sector_cells = cells[start..end].to_vec();
+            let counts = count(db, &index, &sector_cells, self.n)?;
+            progress.advance(index.size());
+            self.sectors.insert(
+                index.sector(),
+                AnalysedSector {
+                    index,
+                    cells: sector_cells,
+                    counts,
+                },
+            );
+            start = end;
+        }
+        Ok(())
+    }
+
+    /// The cell of a position in an analysed sector (`None` when it lies in none).
+    fn exit_cell(&self, pos: &Position) -> Option<u16> {
+        let s = self.sectors.get(&Sector::of(pos))?;
+        Some(s.cells[s.index.index(pos) as usize])
+    }
+}
+
+/// Refuses an N the cells cannot hold.
+fn check_n(n: u16) -> Result<(), Error> {
+    if n == 0 || n > MAX_N {
+        return Err(Error::Input(crate::InvalidInput::Request(format!(
+            "the N-move rule takes N from 1 to {MAX_N} plies, not {n}"
+        ))));
+    }
+    Ok(())
+}
+
+/// The error of a value under the rule that the database contradicts.
+fn contradiction(pos: &Position, n: u16, ruled: Outcome, game: Outcome) -> Error {
+    Error::RuleContradiction {
+        sector: Sector::of(pos),
+        n,
+        ruled,
+        game,
+    }
+}
+
+/// Counts a sector's rule values, checking each against the database.
+fn count(db: &Database, index: &SectorIndex, cells: &[u16], n: u16) -> Result<RuleCounts, Error> {
+    const CHUNK: u64 = 1 << 14;
+    let size = index.size();
+    let chunks: Vec<u64> = (0..size.div_ceil(CHUNK)).collect();
+    let parts: Result<Vec<RuleCounts>, Error> = chunks
+        .par_iter()
+        .map(|&c| {
+            let mut counts = RuleCounts::default();
+            let mut fault = None;
+            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
+            index.for_each_slot(start, end, |slot, pos| {
+                let Some(pos) = pos else { return };
+                if fault.is_some() {
+                    return;
+                }
+                let ruled = Budget::from_cell(cells[slot as usize]).outcome_with(n);
+                let game = match db.probe_outcome(&pos) {
+                    Ok(game) => game,
+                    Err(e) => return fault = Some(e),
+                };
+                match RuleValue::of(game, ruled) {
+                    Some(v) => {
+                        counts.positions[v as usize] += 1;
+                        counts.raw[v as usize] += index.images(&pos);
+                    }
+                    None => fault = Some(contradiction(&pos, n, ruled, game)),
+                }
+            });
+            fault.map_or(Ok(counts), Err)
+        })
+        .collect();
+    let mut all = RuleCounts::default();
+    for part in parts? {
+        all.add(&part);
+    }
+    Ok(all)
+}
+
+/// The working state of one unit: a cell and a count of unresolved quiet children per slot,
+/// the unit's sectors one after another.
+struct Unit<'a> {
+    variant: &'a Variant,
+    analysed: &'a RuleAnalysis,
+    indexes: Vec<SectorIndex>,
+    /// Where each sector's slots start.
+    starts: Vec<u64>,
+    cells: Vec<AtomicU16>,
+    children: Vec<AtomicU16>,
+    /// Positions that can never lose under the rule: a move out of the unit reaches a draw
+    /// under it, or the game ends drawn.
+    never_lost: Vec<bool>,
+}
+
+impl<'a> Unit<'a> {
+    fn new(db: &'a Database, unit: &WorkUnit, analysed: &'a RuleAnalysis) -> Unit<'a> {
+        let indexes: Vec<SectorIndex> = unit.sectors.iter().map(|&s| db.index(s)).collect();
+        let mut starts = Vec::with_capacity(indexes.len());
+        let mut total = 0;
+        for index in &indexes {
+            starts.push(total);
+            total += index.size();
+        }
+        Unit {
+            variant: db.variant(),
+            analysed,
+            indexes,
+            starts,
+            cells: (0..total).map(|_| AtomicU16::new(NONE)).collect(),
+            children: (0..total).map(|_| AtomicU16::new(0)).collect(),
+            never_lost: vec![false; total as usize],
+        }
+    }
+
+    /// The unit's number of `pos`, or `None` when it lies outside the unit.
+    #[inline]
+    fn id(&self, pos: &Position) -> Option<u64> {
+        let s = Sector::of(pos);
+        let k = self.indexes.iter().position(|i| i.sector() == s)?;
+        Some(self.starts[k] + self.indexes[k].index(pos))
+    }
+
+    /// The position numbered `id`, `None` for an unused slot.
+    fn position(&self, id: u64) -> Option<Position> {
+        let k = self.starts.partition_point(|&s| s <= id) - 1;
+        self.indexes[k].position(id - self.starts[k])
+    }
+
+    /// Reads every position's moves: counts its distinct quiet children, and resolves what the
+    /// moves out of the unit decide before any level: a loss at 0 (no move), a win at 1 (a
+    /// move out reaches a loss), a loss at 1 (every move leaves the unit into a win). Returns
+    /// the positions resolved at 0 and at 1.
+    fn init(&mut self) -> (Vec<u64>, Vec<u64>) {
+        let me: &Unit = self;
+        let found: Vec<(u64, Init)> = (0..me.cells.len())
+            .into_par_iter()
+            .with_min_len(1 << 12)
+            .filter_map(|id| {
+                let id = id as u64;
+                let pos = me.position(id)?;
+                Some((id, me.init_one(id, &pos)))
+            })
+            .filter(|(_, init)| !matches!(init, Init::Open))
+            .collect();
+        let (mut finished, mut first) = (Vec::new(), Vec::new());
+        for (id, init) in found {
+            match init {
+                Init::NeverLost => self.never_lost[id as usize] = true,
+                Init::Finished => finished.push(id),
+                Init::One => first.push(id),
+                Init::NeverLostOne => {
+                    self.never_lost[id as usize] = true;
+                    first.push(id);
+                }
+                Init::Open => {}
+            }
+        }
+        (finished, first)
+    }
+
+    /// [`Unit::init`] for one position.
+    fn init_one(&self, id: u64, pos: &Position) -> Init {
+        let mut quiet: Vec<u64> = Vec::new();
+        let (mut moves, mut exit_win, mut exit_draw) = (0u32, false, false);
+        for_each_move(self.variant, pos, |mv| {
+            moves += 1;
+            let child = play(pos, mv);
+            if too_few_pieces(&child) {
+                exit_win = true;
+            } else if let Some(c) = self.id(&child) {
+                quiet.push(c);
+            } else {
+                match self.analysed.exit_cell(&child).map(Budget::from_cell) {
+                    Some(Budget::Loss(_)) => exit_win = true,
+                    Some(Budget::Win(_)) => {}
+                    // A draw under the rule (units come dependencies first, so every exit
+                    // lies in an analysed sector).
+                    _ => exit_draw = true,
+                }
+            }
+        });
+        quiet.sort_unstable();
+        quiet.dedup();
+        let i = id as usize;
+        self.children[i].store(quiet.len() as u16, Ordering::Relaxed);
+        if moves == 0 {
+            if let Value::Loss(_) = value_without_moves(self.variant, pos) {
+                self.cells[i].store(LOSS, Ordering::Relaxed);
+                return Init::Finished;
+            }
+            return Init::NeverLost;
+        }
+        match (exit_win, exit_draw) {
+            (true, never) => {
+                self.cells[i].store(1, Ordering::Relaxed);
+                if never {
+                    Init::NeverLostOne
+                } else {
+                    Init::One
+                }
+            }
+            (false, true) => Init::NeverLost,
+            (false, false) if quiet.is_empty() => {
+                self.cells[i].store(LOSS | 1, Ordering::Relaxed);
+                Init::One
+            }
+            (false, false) => Init::Open,
+        }
+    }
+
+    /// Resolves levels 1 to `n` from the positions resolved at 0 (`finished`) and those the
+    /// moves out of the unit resolved at 1 (`first`): each level's positions tell their quiet
+    /// predecessors, which resolves the next level.
+    fn levels(&self, n: u16, finished: Vec<u64>, mut first: Vec<u64>) {
+        let mut frontier = finished;
+        for k in 0..n {
+            let mut next: Vec<u64> = frontier
+                .par_iter()
+                .with_min_len(1 << 8)
+                .flat_map_iter(|&id| self.tell_predecessors(id, k + 1))
+                .collect();
+            if k == 0 {
+                next.append(&mut first);
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+    }
+
+    /// Tells the quiet predecessors of position `id` (resolved at `level - 1`) what it is;
+    /// returns those that it resolves at `level`.
+    fn tell_predecessors(&self, id: u64, level: u16) -> Vec<u64> {
+        let Some(pos) = self.position(id) else {
+            return Vec::new();
+        };
+        let lost = self.cells[id as usize].load(Ordering::Relaxed) & LOSS != 0;
+        let mut before: Vec<u64> = Vec::new();
+        for_each_unmove_with(self.variant, &pos, false, |prev, _| {
+            if let Some(p) = self.id(&prev) {
+                before.push(p);
+            }
+        });
+        before.sort_unstable();
+        before.dedup();
+        before.retain(|&p| {
+            let cell = &self.cells[p as usize];
+            if lost {
+                cell.compare_exchange(NONE, level, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+            } else {
+                let left = self.children[p as usize].fetch_sub(1, Ordering::Relaxed) - 1;
+                left == 0
+                    && !self.never_lost[p as usize]
+                    && cell
+                        .compare_exchange(NONE, LOSS | level, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+            }
+        });
+        before
+    }
+}
+
+/// What a position's moves decide before the levels.
+enum Init {
+    /// Nothing yet.
+    Open,
+    /// Never a loss under the rule, nothing more known yet.
+    NeverLost,
+    /// A loss at 0: the game is over.
+    Finished,
+    /// Resolved at 1.
+    One,
+    /// A win at 1 that could never have been a loss.
+    NeverLostOne,
+}
