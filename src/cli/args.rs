@@ -115,7 +115,14 @@ pub enum Command {
         /// database folder (every slot is read: minutes for a whole game of nine).
         #[arg(long, conflicts_with = "json")]
         depths: bool,
-        /// No progress bar (with --depths).
+        /// Print instead, per sector, how many positions the N-move rule leaves won, cursed
+        /// (won without the rule, drawn with it), drawn, blessed (lost without the rule, drawn
+        /// with it) and lost, for a fresh counter: N quiet plies (slides and flies without a
+        /// removal) in a row draw the game (`data/rules.md`). Analyses every sector held, from
+        /// its values (a retrograde pass as long as a solve's).
+        #[arg(long, value_name = "N", conflicts_with_all = ["json", "depths"])]
+        n_move_rule: Option<u16>,
+        /// No progress bar (with --depths or --n-move-rule).
         #[arg(long, short)]
         quiet: bool,
     },

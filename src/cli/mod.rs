@@ -49,6 +49,12 @@ pub fn run() -> Result<ExitCode, Failure> {
         Command::Tables(args) => tables::tables(&variant, &args),
         Command::Stats {
             source,
+            n_move_rule: Some(n),
+            quiet,
+            ..
+        } => stats::rule_values(&variant, &source, n, quiet),
+        Command::Stats {
+            source,
             json,
             depths: false,
             ..

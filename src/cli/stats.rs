@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use morris::nmove::{RuleAnalysis, RuleCounts, RuleValue};
 use morris::query::depths::{self as histogram, Depths};
 use morris::query::wire::{self, StatsJson};
 use morris::{SectorStats, Variant};
@@ -110,4 +111,55 @@ pub fn depths(variant: &Variant, source: &Source, quiet: bool) -> Result<ExitCod
     }
     out.line(format_args!("-\tdraw\t{}", whole.draw))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `morris stats --n-move-rule N`: every sector's positions by rule value (win, cursed win,
+/// draw, blessed loss, loss) for a fresh counter, tab-separated, one header line, then a row
+/// per sector held and the total.
+pub fn rule_values(
+    variant: &Variant,
+    source: &Source,
+    n: u16,
+    quiet: bool,
+) -> Result<ExitCode, Failure> {
+    let db = super::folder::files(source, variant)?;
+    let sectors = db.present();
+    if sectors.is_empty() {
+        return Err(super::folder::nothing_solved(&db));
+    }
+    let bar = BarProgress(super::bars::CheckBar::new("n-move rule", " slots", 0, quiet).bar);
+    let analysis = RuleAnalysis::run(&db, n, &sectors, &bar)?;
+    bar.0.finish_and_clear();
+    let mut out = Out::new();
+    out.line(format_args!(
+        "# {}: canonical positions by value under the {n}-move rule (plies without a removal), for a fresh counter, {} sectors",
+        morris::store::rule_set_folder(variant),
+        sectors.len()
+    ))?;
+    let names: Vec<&str> = RuleValue::ALL.iter().map(|v| v.name()).collect();
+    out.line(format_args!("sector\tpositions\t{}", names.join("\t")))?;
+    let row = |out: &mut Out, name: &str, c: &RuleCounts| {
+        let counts: Vec<String> = c.positions.iter().map(u64::to_string).collect();
+        let all: u64 = c.positions.iter().sum();
+        out.line(format_args!("{name}\t{all}\t{}", counts.join("\t")))
+    };
+    for &s in &sectors {
+        row(&mut out, &s.to_string(), &analysis.counts(s).unwrap_or_default())?;
+    }
+    row(&mut out, "total", &analysis.total())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A progress bar following an analysis.
+struct BarProgress(indicatif::ProgressBar);
+
+impl morris::Progress for BarProgress {
+    fn phase(&self, name: &str, total: u64) {
+        self.0.set_message(name.to_string());
+        self.0.set_length(total);
+    }
+
+    fn advance(&self, n: u64) {
+        self.0.inc(n);
+    }
 }
