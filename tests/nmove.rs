@@ -1,0 +1,257 @@
+//! The N-move rule's budgets (`morris::nmove`) against an independent value iteration that
+//! carries the move counter: for every position and every number of quiet plies left, the
+//! outcome by the budget is the outcome of the game played with the counter, and the counts of
+//! cursed wins and blessed losses per sector follow from it.
+//!
+//! The iteration knows nothing of levels or budgets. It reads the rule as `data/rules.md`
+//! states it: a slide or a fly without a removal adds one to the count, a placement or a
+//! removal starts it again, a position with no move is decided by the rules whatever the count,
+//! and a position with moves but none of the count left is drawn. With `r` plies left a
+//! position's outcome is its best move's: a move that starts the count again leads to the
+//! child's outcome for a fresh counter (N left), found earlier, sectors dependencies first; a
+//! move that counts leads to the child's outcome with `r - 1` left.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use morris::nmove::{Budget, RuleAnalysis, RuleValue};
+use morris::rules::{for_each_move, play, too_few_pieces, value_without_moves, Outcome, Value};
+use morris::space::plan;
+use morris::store::Database;
+use morris::{Position, Sector, Silent, Variant};
+use rayon::prelude::*;
+
+/// The outcomes, for a fresh counter, of every slot of the sectors iterated (`None`: unused).
+type Fresh = BTreeMap<Sector, Vec<Option<Outcome>>>;
+
+/// One position's moves, classified by the rule's text.
+struct Moves {
+    /// The best outcome the mover reaches by a move that starts the count again (`None`:
+    /// no such move).
+    reset: Option<Outcome>,
+    /// The children by a move that counts, as (sector of the unit, slot).
+    counted: Vec<(usize, u64)>,
+    /// The outcome when the position has no move at all.
+    without_moves: Option<Outcome>,
+}
+
+/// The better of two outcomes for the mover.
+fn best(a: Outcome, b: Outcome) -> Outcome {
+    let rank = |o| match o {
+        Outcome::Win => 2,
+        Outcome::Draw => 1,
+        Outcome::Loss => 0,
+    };
+    if rank(a) >= rank(b) {
+        a
+    } else {
+        b
+    }
+}
+
+/// Classifies the moves of `pos`, a position of the unit `sectors`.
+fn moves_of(
+    v: &Variant,
+    db: &Database,
+    sectors: &[Sector],
+    fresh: &Fresh,
+    pos: &Position,
+) -> Moves {
+    let (mut reset, mut counted, mut any) = (None::<Outcome>, Vec::new(), false);
+    for_each_move(v, pos, |mv| {
+        any = true;
+        let child = play(pos, mv);
+        let slot_of = |s: Sector| db.index(s).index(&child);
+        if too_few_pieces(&child) {
+            reset = Some(Outcome::Win);
+        } else if mv.from().is_some() && mv.removed().is_none() {
+            let s = Sector::of(&child);
+            let k = sectors
+                .iter()
+                .position(|&u| u == s)
+                .expect("a slide or fly without a removal stays in its work unit");
+            counted.push((k, slot_of(s)));
+        } else {
+            let s = Sector::of(&child);
+            let child_value = fresh[&s][slot_of(s) as usize].expect("a used slot");
+            let got = child_value.before_move();
+            reset = Some(reset.map_or(got, |r| best(r, got)));
+        }
+    });
+    let without_moves = (!any).then(|| match value_without_moves(v, pos) {
+        Value::Loss(_) => Outcome::Loss,
+        Value::Win(_) => Outcome::Win,
+        Value::Draw => Outcome::Draw,
+    });
+    Moves {
+        reset,
+        counted,
+        without_moves,
+    }
+}
+
+/// Iterates the outcome with `r` plies left, `r` from 0 to `n`, over every unit from `roots`;
+/// checks each against the analysis's budgets, and returns the outcomes for a fresh counter.
+fn iterate_and_check(v: &Variant, db: &Database, analysis: &RuleAnalysis, n: u16) -> Fresh {
+    let mut fresh: Fresh = BTreeMap::new();
+    let roots = db.present();
+    for unit in plan(v, &roots) {
+        let sectors = unit.sectors.clone();
+        let slots: Vec<(usize, u64, Position)> = sectors
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &s)| {
+                let index = db.index(s);
+                (0..index.size()).filter_map(move |i| index.position(i).map(|p| (k, i, p)))
+            })
+            .collect();
+        let moves: Vec<Moves> = slots
+            .par_iter()
+            .map(|(_, _, p)| moves_of(v, db, &sectors, &fresh, p))
+            .collect();
+        let sizes: Vec<u64> = sectors.iter().map(|&s| db.index(s).size()).collect();
+        let mut now: Vec<Vec<Outcome>> = sizes
+            .iter()
+            .map(|&z| vec![Outcome::Draw; z as usize])
+            .collect();
+        let mut stationary = false;
+        for left in 0..=n {
+            // Once an iteration changes nothing, no later one does: the moves that start the
+            // count again lead to the same outcomes at every count.
+            if stationary && left < n {
+                continue;
+            }
+            let next: Vec<Outcome> = moves
+                .par_iter()
+                .map(|m| match m.without_moves {
+                    Some(o) => o,
+                    None if left == 0 => Outcome::Draw,
+                    None => m
+                        .counted
+                        .iter()
+                        .fold(m.reset.unwrap_or(Outcome::Loss), |acc, &(k, i)| {
+                            best(acc, now[k][i as usize].before_move())
+                        }),
+                })
+                .collect();
+            let mut changed = false;
+            for ((k, i, p), &o) in slots.iter().zip(&next) {
+                let budget = analysis.budget(p).unwrap();
+                assert_eq!(
+                    budget.outcome_with(left),
+                    o,
+                    "{} with {left} of {n} plies left: budget {budget:?}",
+                    p.to_notation(v, morris::Color::White)
+                );
+                changed |= now[*k][*i as usize] != o;
+                now[*k][*i as usize] = o;
+            }
+            stationary = left > 0 && !changed;
+        }
+        for (k, &s) in sectors.iter().enumerate() {
+            let index = db.index(s);
+            let outcomes = (0..index.size())
+                .map(|i| index.position(i).map(|_| now[k][i as usize]))
+                .collect();
+            fresh.insert(s, outcomes);
+        }
+    }
+    fresh
+}
+
+/// Counts the rule values of each sector from the iteration's fresh outcomes and the
+/// database's values, and asserts that they are the analysis's.
+fn assert_counts(db: &Database, analysis: &RuleAnalysis, fresh: &Fresh) -> [u64; 5] {
+    let mut all = [0u64; 5];
+    for (&s, outcomes) in fresh {
+        let index = db.index(s);
+        let mut counts = [0u64; 5];
+        for (i, o) in outcomes.iter().enumerate() {
+            let Some(ruled) = *o else { continue };
+            let game = db
+                .probe_outcome(&index.position(i as u64).unwrap())
+                .unwrap();
+            let value = RuleValue::of(game, ruled).expect("the rule only adds draws");
+            counts[value as usize] += 1;
+        }
+        assert_eq!(analysis.counts(s).unwrap().positions, counts, "sector {s}");
+        for k in 0..5 {
+            all[k] += counts[k];
+        }
+    }
+    all
+}
+
+/// Solves `variant` (with `extra` solve arguments), analyses it under the `n`-move rule and
+/// checks the analysis against the iteration; returns the counts of every rule value.
+fn check(name: &str, variant: &str, extra: &[&str], n: u16) -> [u64; 5] {
+    let dir = common::solved(name, variant, extra);
+    let v = Variant::by_name(variant).unwrap();
+    let db = Database::open(&dir, &v).unwrap();
+    let analysis = RuleAnalysis::run(&db, n, &db.present(), &Silent).unwrap();
+    let fresh = iterate_and_check(&v, &db, &analysis, n);
+    assert_counts(&db, &analysis, &fresh)
+}
+
+#[test]
+fn six_under_the_hundred_ply_rule_is_the_counter_iterations() {
+    let counts = check("nmove-six", "six", &[], 100);
+    // Six's wins need few quiet plies: some, but few, are spoiled by the rule.
+    let cursed = counts[RuleValue::CursedWin as usize];
+    assert!(
+        cursed > 0 && cursed * 1000 < counts[RuleValue::Win as usize],
+        "{counts:?}"
+    );
+}
+
+#[test]
+fn nine_endgames_under_the_hundred_ply_rule_are_the_counter_iterations() {
+    check("nmove-nine-3-3", "nine", &["--sector", "3-3-0-0"], 100);
+    check("nmove-nine-4-4", "nine", &["--sector", "4-4-0-0"], 100);
+}
+
+#[test]
+fn a_short_rule_spoils_more_of_nine_s_three_piece_wins() {
+    let short = check("nmove-nine-3-3-short", "nine", &["--sector", "3-3-0-0"], 4);
+    let long = check("nmove-nine-3-3-long", "nine", &["--sector", "3-3-0-0"], 40);
+    let (cursed, blessed) = (
+        RuleValue::CursedWin as usize,
+        RuleValue::BlessedLoss as usize,
+    );
+    assert!(
+        short[cursed] > long[cursed] && short[blessed] > long[blessed],
+        "{short:?} {long:?}"
+    );
+    // The rule moves wins and losses to draws, never the other way.
+    let draw = RuleValue::Draw as usize;
+    assert_eq!(short[draw], long[draw]);
+    assert_eq!(short.iter().sum::<u64>(), long.iter().sum::<u64>());
+}
+
+#[test]
+fn a_rule_longer_than_every_depth_changes_no_value() {
+    let dir = common::solved("nmove-six-long", "six", &[]);
+    let v = Variant::by_name("six").unwrap();
+    let db = Database::open(&dir, &v).unwrap();
+    let analysis = RuleAnalysis::run(&db, 1000, &db.present(), &Silent).unwrap();
+    let total = analysis.total();
+    assert_eq!(total.of(RuleValue::CursedWin), 0);
+    assert_eq!(total.of(RuleValue::BlessedLoss), 0);
+    let wins: u64 = db
+        .present()
+        .iter()
+        .map(|&s| {
+            let index = db.index(s);
+            (0..index.size())
+                .filter_map(|i| index.position(i))
+                .filter(|p| db.probe_outcome(p).unwrap() == Outcome::Win)
+                .count() as u64
+        })
+        .sum();
+    assert_eq!(total.of(RuleValue::Win), wins);
+    assert!(wins > 0);
+    // The start position is drawn either way.
+    let start = Position::start(&v);
+    assert_eq!(analysis.budget(&start).unwrap(), Budget::Draw);
+}
