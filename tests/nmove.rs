@@ -15,7 +15,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use morris::nmove::{Budget, RuleAnalysis, RuleValue};
+use morris::nmove::{Keep, RuleAnalysis, RuleValue};
 use morris::rules::{for_each_move, play, too_few_pieces, value_without_moves, Outcome, Value};
 use morris::space::plan;
 use morris::store::Database;
@@ -161,21 +161,32 @@ fn iterate_and_check(v: &Variant, db: &Database, analysis: &RuleAnalysis, n: u16
 }
 
 /// Counts the rule values of each sector from the iteration's fresh outcomes and the
-/// database's values, and asserts that they are the analysis's.
-fn assert_counts(db: &Database, analysis: &RuleAnalysis, fresh: &Fresh) -> [u64; 5] {
+/// database's values, and asserts that they are the analysis's, position by position by an
+/// analysis that keeps only counts.
+fn assert_counts(
+    db: &Database,
+    analysis: &RuleAnalysis,
+    counted: &RuleAnalysis,
+    fresh: &Fresh,
+) -> [u64; 5] {
     let mut all = [0u64; 5];
     for (&s, outcomes) in fresh {
         let index = db.index(s);
         let mut counts = [0u64; 5];
         for (i, o) in outcomes.iter().enumerate() {
             let Some(ruled) = *o else { continue };
-            let game = db
-                .probe_outcome(&index.position(i as u64).unwrap())
-                .unwrap();
+            let pos = index.position(i as u64).unwrap();
+            let game = db.probe_outcome(&pos).unwrap();
             let value = RuleValue::of(game, ruled).expect("the rule only adds draws");
+            assert_eq!(
+                counted.rule_value(db, &pos).unwrap(),
+                value,
+                "sector {s} slot {i}"
+            );
             counts[value as usize] += 1;
         }
         assert_eq!(analysis.counts(s).unwrap().positions, counts, "sector {s}");
+        assert_eq!(counted.counts(s).unwrap().positions, counts, "sector {s}");
         for k in 0..5 {
             all[k] += counts[k];
         }
@@ -189,9 +200,10 @@ fn check(name: &str, variant: &str, extra: &[&str], n: u16) -> [u64; 5] {
     let dir = common::solved(name, variant, extra);
     let v = Variant::by_name(variant).unwrap();
     let db = Database::open(&dir, &v).unwrap();
-    let analysis = RuleAnalysis::run(&db, n, &db.present(), &Silent).unwrap();
+    let analysis = RuleAnalysis::run(&db, n, &db.present(), Keep::Budgets, &Silent).unwrap();
+    let counted = RuleAnalysis::run(&db, n, &db.present(), Keep::Counts, &Silent).unwrap();
     let fresh = iterate_and_check(&v, &db, &analysis, n);
-    assert_counts(&db, &analysis, &fresh)
+    assert_counts(&db, &analysis, &counted, &fresh)
 }
 
 #[test]
@@ -234,7 +246,7 @@ fn a_rule_longer_than_every_depth_changes_no_value() {
     let dir = common::solved("nmove-six-long", "six", &[]);
     let v = Variant::by_name("six").unwrap();
     let db = Database::open(&dir, &v).unwrap();
-    let analysis = RuleAnalysis::run(&db, 1000, &db.present(), &Silent).unwrap();
+    let analysis = RuleAnalysis::run(&db, 1000, &db.present(), Keep::Counts, &Silent).unwrap();
     let total = analysis.total();
     assert_eq!(total.of(RuleValue::CursedWin), 0);
     assert_eq!(total.of(RuleValue::BlessedLoss), 0);
@@ -253,5 +265,5 @@ fn a_rule_longer_than_every_depth_changes_no_value() {
     assert!(wins > 0);
     // The start position is drawn either way.
     let start = Position::start(&v);
-    assert_eq!(analysis.budget(&start).unwrap(), Budget::Draw);
+    assert_eq!(analysis.rule_value(&db, &start).unwrap(), RuleValue::Draw);
 }

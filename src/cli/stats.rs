@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use morris::nmove::{RuleAnalysis, RuleCounts, RuleValue};
+use morris::nmove::{Keep, RuleAnalysis, RuleCounts, RuleValue};
 use morris::query::depths::{self as histogram, Depths};
 use morris::query::wire::{self, StatsJson};
 use morris::{SectorStats, Variant};
@@ -128,7 +128,7 @@ pub fn rule_values(
         return Err(super::folder::nothing_solved(&db));
     }
     let bar = BarProgress(super::bars::CheckBar::new("n-move rule", " slots", 0, quiet).bar);
-    let analysis = RuleAnalysis::run(&db, n, &sectors, &bar)?;
+    let analysis = RuleAnalysis::run(&db, n, &sectors, Keep::Counts, &bar)?;
     bar.0.finish_and_clear();
     let mut out = Out::new();
     out.line(format_args!(
@@ -144,7 +144,11 @@ pub fn rule_values(
         out.line(format_args!("{name}\t{all}\t{}", counts.join("\t")))
     };
     for &s in &sectors {
-        row(&mut out, &s.to_string(), &analysis.counts(s).unwrap_or_default())?;
+        row(
+            &mut out,
+            &s.to_string(),
+            &analysis.counts(s).unwrap_or_default(),
+        )?;
     }
     row(&mut out, "total", &analysis.total())?;
     Ok(ExitCode::SUCCESS)

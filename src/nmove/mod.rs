@@ -161,18 +161,32 @@ impl RuleCounts {
     }
 }
 
-/// The budgets of every position of some sectors under an N-move rule, with their counts.
+/// What an analysis keeps of each sector once its unit is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// The counts and the positions the rule spoils: a few bytes per sector beyond the unit
+    /// at work, whatever the game's size.
+    Counts,
+    /// Every position's budget as well (two bytes a slot), for [`RuleAnalysis::budget`].
+    Budgets,
+}
+
+/// The rule values of every position of some sectors under an N-move rule, with their counts,
+/// and, when kept, their budgets.
 #[derive(Debug)]
 pub struct RuleAnalysis {
     n: u16,
     sectors: BTreeMap<Sector, AnalysedSector>,
 }
 
-/// One sector's budgets and counts.
+/// One sector's counts, the slots the rule spoils, and its budgets when kept.
 struct AnalysedSector {
     index: SectorIndex,
-    cells: Vec<u16>,
     counts: RuleCounts,
+    /// The slots, in increasing order, of the cursed wins and blessed losses: the positions
+    /// whose outcome for a fresh counter is a draw though their game value is not.
+    spoiled: Vec<u64>,
+    cells: Option<Vec<u16>>,
 }
 
 impl fmt::Debug for AnalysedSector {
@@ -180,13 +194,16 @@ impl fmt::Debug for AnalysedSector {
         f.debug_struct("AnalysedSector")
             .field("sector", &self.index.sector())
             .field("counts", &self.counts)
+            .field("spoiled", &self.spoiled.len())
             .finish_non_exhaustive()
     }
 }
 
 impl RuleAnalysis {
     /// Analyses `roots` and every sector they lead to under the `n`-move rule, reading their
-    /// game-theoretic values from `db` (which must hold them all).
+    /// game-theoretic values from `db` (which must hold them all), keeping what `keep` says.
+    /// Memory: four bytes a slot of the largest work unit, plus two a slot of every sector
+    /// with [`Keep::Budgets`].
     ///
     /// # Errors
     /// `Error::Input` for an `n` outside 1 to [`MAX_N`]; a sector `db` lacks or cannot read;
@@ -196,6 +213,7 @@ impl RuleAnalysis {
         db: &Database,
         n: u16,
         roots: &[Sector],
+        keep: Keep,
         progress: &dyn Progress,
     ) -> Result<RuleAnalysis, Error> {
         check_n(n)?;
@@ -211,7 +229,7 @@ impl RuleAnalysis {
             sectors: BTreeMap::new(),
         };
         for unit in &units {
-            analysis.run_unit(db, unit, progress)?;
+            analysis.run_unit(db, unit, keep, progress)?;
             go_on(progress)?;
         }
         Ok(analysis)
@@ -245,29 +263,72 @@ impl RuleAnalysis {
     /// with too few pieces is a loss at 0.
     ///
     /// # Errors
-    /// `Error::Input` when its sector was not analysed.
+    /// `Error::Input` when its sector was not analysed, or analysed without its budgets.
     pub fn budget(&self, pos: &Position) -> Result<Budget, Error> {
         if too_few_pieces(pos) {
             return Ok(Budget::Loss(0));
         }
+        let s = self.analysed(pos)?;
+        let cells = s.cells.as_ref().ok_or_else(|| {
+            Error::Input(crate::InvalidInput::Request(format!(
+                "sector {} was analysed under the {}-move rule without its budgets",
+                s.index.sector(),
+                self.n
+            )))
+        })?;
+        Ok(Budget::from_cell(cells[s.index.index(pos) as usize]))
+    }
+
+    /// The rule value of `pos` for a fresh counter, from its value in `db` and whether the rule
+    /// spoils it.
+    ///
+    /// # Errors
+    /// `Error::Input` when its sector was not analysed; as [`Database::probe_outcome`].
+    pub fn rule_value(&self, db: &Database, pos: &Position) -> Result<RuleValue, Error> {
+        let game = db.probe_outcome(pos)?;
+        if too_few_pieces(pos) {
+            return Ok(RuleValue::Loss);
+        }
+        let spoiled = self.is_spoiled(self.analysed(pos)?, pos);
+        Ok(match (game, spoiled) {
+            (Outcome::Win, false) => RuleValue::Win,
+            (Outcome::Win, true) => RuleValue::CursedWin,
+            (Outcome::Draw, _) => RuleValue::Draw,
+            (Outcome::Loss, true) => RuleValue::BlessedLoss,
+            (Outcome::Loss, false) => RuleValue::Loss,
+        })
+    }
+
+    /// The outcome of `pos` under the rule with `left` quiet plies left: from its budget when
+    /// kept, else (for a fresh counter only) from its rule value.
+    ///
+    /// # Errors
+    /// As [`RuleAnalysis::budget`] (for `left` other than N) and [`RuleAnalysis::rule_value`].
+    pub fn outcome_with(&self, db: &Database, pos: &Position, left: u16) -> Result<Outcome, Error> {
+        if left != self.n || self.analysed(pos).is_ok_and(|s| s.cells.is_some()) {
+            return Ok(self.budget(pos)?.outcome_with(left));
+        }
+        Ok(match self.rule_value(db, pos)? {
+            RuleValue::Win => Outcome::Win,
+            RuleValue::Loss => Outcome::Loss,
+            _ => Outcome::Draw,
+        })
+    }
+
+    /// The analysed sector of `pos`.
+    fn analysed(&self, pos: &Position) -> Result<&AnalysedSector, Error> {
         let sector = Sector::of(pos);
-        let s = self.sectors.get(&sector).ok_or_else(|| {
+        self.sectors.get(&sector).ok_or_else(|| {
             Error::Input(crate::InvalidInput::Request(format!(
                 "sector {sector} was not analysed under the {}-move rule",
                 self.n
             )))
-        })?;
-        Ok(Budget::from_cell(s.cells[s.index.index(pos) as usize]))
+        })
     }
 
-    /// The rule value of `pos` for a fresh counter, from its budget and its value in `db`.
-    ///
-    /// # Errors
-    /// As [`RuleAnalysis::budget`] and [`Database::probe_outcome`].
-    pub fn rule_value(&self, db: &Database, pos: &Position) -> Result<RuleValue, Error> {
-        let ruled = self.budget(pos)?.outcome_with(self.n);
-        let game = db.probe_outcome(pos)?;
-        RuleValue::of(game, ruled).ok_or_else(|| contradiction(pos, self.n, ruled, game))
+    /// Whether the rule spoils the value of `pos`, a position of the analysed sector `s`.
+    fn is_spoiled(&self, s: &AnalysedSector, pos: &Position) -> bool {
+        s.spoiled.binary_search(&s.index.index(pos)).is_ok()
     }
 
     /// Analyses one unit, whose exits are analysed, and keeps its sectors.
@@ -275,25 +336,27 @@ impl RuleAnalysis {
         &mut self,
         db: &Database,
         unit: &WorkUnit,
+        keep: Keep,
         progress: &dyn Progress,
     ) -> Result<(), Error> {
         let mut work = Unit::new(db, unit, self);
-        let (finished, first) = work.init();
+        let (finished, first) = work.init()?;
         work.levels(self.n, finished, first);
         let Unit { indexes, cells, .. } = work;
         let cells: Vec<u16> = cells.into_iter().map(AtomicU16::into_inner).collect();
         let mut start = 0usize;
         for index in indexes {
             let end = start + index.size() as usize;
-            let sector_cells = cells[start..end].to_vec();
-            let counts = count(db, &index, &sector_cells, self.n)?;
+            let sector_cells = &cells[start..end];
+            let (counts, spoiled) = count(db, &index, sector_cells, self.n)?;
             progress.advance(index.size());
             self.sectors.insert(
                 index.sector(),
                 AnalysedSector {
                     index,
-                    cells: sector_cells,
                     counts,
+                    spoiled,
+                    cells: (keep == Keep::Budgets).then(|| sector_cells.to_vec()),
                 },
             );
             start = end;
@@ -301,10 +364,19 @@ impl RuleAnalysis {
         Ok(())
     }
 
-    /// The cell of a position in an analysed sector (`None` when it lies in none).
-    fn exit_cell(&self, pos: &Position) -> Option<u16> {
-        let s = self.sectors.get(&Sector::of(pos))?;
-        Some(s.cells[s.index.index(pos) as usize])
+    /// The outcome for a fresh counter of a position out of the unit at work: its value in
+    /// `db`, a draw where the rule spoils it. Units come dependencies first, so its sector
+    /// has been analysed.
+    fn fresh_outcome(&self, db: &Database, pos: &Position) -> Result<Outcome, Error> {
+        let game = db.probe_outcome(pos)?;
+        if game == Outcome::Draw || too_few_pieces(pos) {
+            return Ok(game);
+        }
+        Ok(if self.is_spoiled(self.analysed(pos)?, pos) {
+            Outcome::Draw
+        } else {
+            game
+        })
     }
 }
 
@@ -328,15 +400,22 @@ fn contradiction(pos: &Position, n: u16, ruled: Outcome, game: Outcome) -> Error
     }
 }
 
-/// Counts a sector's rule values, checking each against the database.
-fn count(db: &Database, index: &SectorIndex, cells: &[u16], n: u16) -> Result<RuleCounts, Error> {
+/// Counts a sector's rule values, checking each against the database; returns the counts and
+/// the slots the rule spoils, in increasing order.
+fn count(
+    db: &Database,
+    index: &SectorIndex,
+    cells: &[u16],
+    n: u16,
+) -> Result<(RuleCounts, Vec<u64>), Error> {
     const CHUNK: u64 = 1 << 14;
     let size = index.size();
     let chunks: Vec<u64> = (0..size.div_ceil(CHUNK)).collect();
-    let parts: Result<Vec<RuleCounts>, Error> = chunks
+    let parts: Result<Vec<(RuleCounts, Vec<u64>)>, Error> = chunks
         .par_iter()
         .map(|&c| {
             let mut counts = RuleCounts::default();
+            let mut spoiled = Vec::new();
             let mut fault = None;
             let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
             index.for_each_slot(start, end, |slot, pos| {
@@ -353,23 +432,29 @@ fn count(db: &Database, index: &SectorIndex, cells: &[u16], n: u16) -> Result<Ru
                     Some(v) => {
                         counts.positions[v as usize] += 1;
                         counts.raw[v as usize] += index.images(&pos);
+                        if matches!(v, RuleValue::CursedWin | RuleValue::BlessedLoss) {
+                            spoiled.push(slot);
+                        }
                     }
                     None => fault = Some(contradiction(&pos, n, ruled, game)),
                 }
             });
-            fault.map_or(Ok(counts), Err)
+            fault.map_or(Ok((counts, spoiled)), Err)
         })
         .collect();
     let mut all = RuleCounts::default();
-    for part in parts? {
+    let mut spoiled = Vec::new();
+    for (part, slots) in parts? {
         all.add(&part);
+        spoiled.extend(slots);
     }
-    Ok(all)
+    Ok((all, spoiled))
 }
 
 /// The working state of one unit: a cell and a count of unresolved quiet children per slot,
 /// the unit's sectors one after another.
 struct Unit<'a> {
+    db: &'a Database,
     variant: &'a Variant,
     analysed: &'a RuleAnalysis,
     indexes: Vec<SectorIndex>,
@@ -392,6 +477,7 @@ impl<'a> Unit<'a> {
             total += index.size();
         }
         Unit {
+            db,
             variant: db.variant(),
             analysed,
             indexes,
@@ -420,18 +506,19 @@ impl<'a> Unit<'a> {
     /// moves out of the unit decide before any level: a loss at 0 (no move), a win at 1 (a
     /// move out reaches a loss), a loss at 1 (every move leaves the unit into a win). Returns
     /// the positions resolved at 0 and at 1.
-    fn init(&mut self) -> (Vec<u64>, Vec<u64>) {
+    fn init(&mut self) -> Result<(Vec<u64>, Vec<u64>), Error> {
         let me: &Unit = self;
-        let found: Vec<(u64, Init)> = (0..me.cells.len())
+        let found: Result<Vec<(u64, Init)>, Error> = (0..me.cells.len())
             .into_par_iter()
             .with_min_len(1 << 12)
             .filter_map(|id| {
                 let id = id as u64;
                 let pos = me.position(id)?;
-                Some((id, me.init_one(id, &pos)))
+                Some(me.init_one(id, &pos).map(|init| (id, init)))
             })
-            .filter(|(_, init)| !matches!(init, Init::Open))
+            .filter(|found| !matches!(found, Ok((_, Init::Open))))
             .collect();
+        let found = found?;
         let (mut finished, mut first) = (Vec::new(), Vec::new());
         for (id, init) in found {
             match init {
@@ -445,13 +532,14 @@ impl<'a> Unit<'a> {
                 Init::Open => {}
             }
         }
-        (finished, first)
+        Ok((finished, first))
     }
 
     /// [`Unit::init`] for one position.
-    fn init_one(&self, id: u64, pos: &Position) -> Init {
+    fn init_one(&self, id: u64, pos: &Position) -> Result<Init, Error> {
         let mut quiet: Vec<u64> = Vec::new();
         let (mut moves, mut exit_win, mut exit_draw) = (0u32, false, false);
+        let mut fault = None;
         for_each_move(self.variant, pos, |mv| {
             moves += 1;
             let child = play(pos, mv);
@@ -459,16 +547,18 @@ impl<'a> Unit<'a> {
                 exit_win = true;
             } else if let Some(c) = self.id(&child) {
                 quiet.push(c);
-            } else {
-                match self.analysed.exit_cell(&child).map(Budget::from_cell) {
-                    Some(Budget::Loss(_)) => exit_win = true,
-                    Some(Budget::Win(_)) => {}
-                    // A draw under the rule (units come dependencies first, so every exit
-                    // lies in an analysed sector).
-                    _ => exit_draw = true,
+            } else if fault.is_none() {
+                match self.analysed.fresh_outcome(self.db, &child) {
+                    Ok(Outcome::Loss) => exit_win = true,
+                    Ok(Outcome::Win) => {}
+                    Ok(Outcome::Draw) => exit_draw = true,
+                    Err(e) => fault = Some(e),
                 }
             }
         });
+        if let Some(e) = fault {
+            return Err(e);
+        }
         quiet.sort_unstable();
         quiet.dedup();
         let i = id as usize;
@@ -476,11 +566,11 @@ impl<'a> Unit<'a> {
         if moves == 0 {
             if let Value::Loss(_) = value_without_moves(self.variant, pos) {
                 self.cells[i].store(LOSS, Ordering::Relaxed);
-                return Init::Finished;
+                return Ok(Init::Finished);
             }
-            return Init::NeverLost;
+            return Ok(Init::NeverLost);
         }
-        match (exit_win, exit_draw) {
+        Ok(match (exit_win, exit_draw) {
             (true, never) => {
                 self.cells[i].store(1, Ordering::Relaxed);
                 if never {
@@ -495,7 +585,7 @@ impl<'a> Unit<'a> {
                 Init::One
             }
             (false, false) => Init::Open,
-        }
+        })
     }
 
     /// Resolves levels 1 to `n` from the positions resolved at 0 (`finished`) and those the
