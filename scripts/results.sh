@@ -5,6 +5,9 @@
 #                            and the start value and depth)
 #   GAME-REMOVAL-start.json  `query --json start`: the empty board and every first placement
 #   GAME-REMOVAL-depths.tsv  the depth histogram of the whole game (scripts/depths.py)
+#   GAME-REMOVAL-nN.tsv      `stats --n-move-rule N`: per sector, the wins, cursed wins, draws,
+#                            blessed losses and losses under the N-move rule (N_MOVE_RULE plies,
+#                            default 100; 0 skips it)
 #
 # Usage: scripts/results.sh DB_DIR [GAME...]   (games default to six six-diag five seven)
 # Environment: MORRIS_BIN=path uses that binary; THREADS (default 2); REMOVALS (default
@@ -56,6 +59,13 @@ for game in "${games[@]}"; do
       python3 scripts/tables_manifest.py make "$folder" > "data/results/$name-tables.json"
     else
       python3 scripts/depths.py "$folder" > "data/results/$name-depths.tsv"
+    fi
+    rule=${N_MOVE_RULE:-100}
+    if [ "$rule" != 0 ]; then
+      echo "== $name: stats --n-move-rule $rule"
+      /usr/bin/time -f "$name n-move rule: %e s wall, %M KB peak" \
+        "$bin" "${rules[@]}" stats "${source[@]}" --n-move-rule "$rule" --quiet \
+        > "data/results/$name-n$rule.tsv"
     fi
     du -sh "$folder"
   done

@@ -267,3 +267,35 @@ fn a_rule_longer_than_every_depth_changes_no_value() {
     let start = Position::start(&v);
     assert_eq!(analysis.rule_value(&db, &start).unwrap(), RuleValue::Draw);
 }
+
+/// Seven's published counts under the 100-ply rule (`data/results/seven-standard-n100.tsv`,
+/// written by `scripts/results.sh`) are what this build counts: none of its wins is cursed,
+/// its deepest moving-phase value (70 plies) being shorter than the rule.
+#[test]
+fn seven_s_published_counts_under_the_hundred_ply_rule_are_reproduced() {
+    let dir = common::solved("nmove-seven", "seven", &[]);
+    let out = common::morris(&[
+        "--variant",
+        "seven",
+        "stats",
+        "--n-move-rule",
+        "100",
+        "--quiet",
+        "--db",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", common::text(&out));
+    let rows = |t: &str| t.lines().skip(1).map(String::from).collect::<Vec<_>>();
+    let published = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/results/seven-standard-n100.tsv"),
+    )
+    .unwrap();
+    let ours = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(rows(&ours), rows(&published));
+    let total = ours.lines().last().unwrap();
+    assert!(
+        total.starts_with("total\t31965324\t20395438\t0\t"),
+        "{total}"
+    );
+}

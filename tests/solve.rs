@@ -570,9 +570,9 @@ fn solve_with_verify_proves_each_unit_and_writes_the_same_files() {
 }
 
 /// The published results of the small games (data/results/, written by scripts/results.sh)
-/// are what this build computes: `stats --json` and `query --json start`, byte for byte, and
+/// are what this build computes: `stats --json` and `query --json start`, byte for byte,
 /// `stats --depths` row for row with the histogram `scripts/depths.py` (a reader of its own)
-/// counted from the database files.
+/// counted from the database files, and `stats --n-move-rule 100` row for row.
 #[test]
 fn published_results_of_five_and_six_are_reproduced() {
     for game in ["five", "six"] {
@@ -606,6 +606,18 @@ fn published_results_of_five_and_six_are_reproduced() {
                 depths,
                 rows(&published(&format!("{game}-{removal}-depths.tsv"))),
                 "{game} {removal}: stats --depths"
+            );
+            assert_eq!(
+                rows(&run(&[
+                    "stats",
+                    "--n-move-rule",
+                    "100",
+                    "--quiet",
+                    "--db",
+                    dbs
+                ])),
+                rows(&published(&format!("{game}-{removal}-n100.tsv"))),
+                "{game} {removal}: stats --n-move-rule 100"
             );
         }
     }
