@@ -299,3 +299,66 @@ fn seven_s_published_counts_under_the_hundred_ply_rule_are_reproduced() {
         "{total}"
     );
 }
+
+/// `query --n-move-rule` on a cursed win of six: the JSON adds the rule's values as the
+/// contract says, every winning move is cursed too (a move out of the unit into a loss would
+/// have made the win safe), and a rule longer than every depth gives back the plain win.
+#[test]
+fn query_gives_the_rule_values_of_a_cursed_win_and_of_its_moves() {
+    let dir = common::solved("nmove-six-query", "six", &[]);
+    let v = Variant::by_name("six").unwrap();
+    let db = Database::open(&dir, &v).unwrap();
+    let analysis = RuleAnalysis::run(&db, 100, &db.present(), Keep::Counts, &Silent).unwrap();
+    let index = db.index("6-5-0-0".parse().unwrap());
+    let pos = (0..index.size())
+        .filter_map(|i| index.position(i))
+        .find(|p| analysis.rule_value(&db, p).unwrap() == RuleValue::CursedWin)
+        .expect("six's 6-5-0-0 holds cursed wins under the 100-ply rule");
+    let notation = pos.to_notation(&v, morris::Color::White);
+    let query = |extra: &[&str]| {
+        let mut args = vec!["--variant", "six", "query", "--db", dir.to_str().unwrap()];
+        args.extend(extra);
+        args.push(&notation);
+        let out = common::morris(&args);
+        assert!(out.status.success(), "{}", common::text(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&query(&["--json", "--n-move-rule", "100"])).unwrap();
+    assert_eq!(json["value"], "win");
+    assert_eq!(json["rule_value"], "cursed-win");
+    assert_eq!(json["n_move_rule"], 100);
+    let moves = json["moves"].as_array().unwrap();
+    let mut wins = 0;
+    for m in moves {
+        let (value, rule) = (
+            m["value"].as_str().unwrap(),
+            m["rule_value"].as_str().unwrap(),
+        );
+        match value {
+            "win" => {
+                wins += 1;
+                assert_eq!(rule, "cursed-win", "{m}");
+            }
+            "draw" => assert_eq!(rule, "draw", "{m}"),
+            _ => assert!(rule == "loss" || rule == "blessed-loss", "{m}"),
+        }
+    }
+    assert!(wins > 0, "{json}");
+    let long: serde_json::Value =
+        serde_json::from_str(&query(&["--json", "--n-move-rule", "1000"])).unwrap();
+    assert_eq!(long["rule_value"], "win");
+    let plain: serde_json::Value = serde_json::from_str(&query(&["--json"])).unwrap();
+    assert!(plain.get("rule_value").is_none() && plain.get("n_move_rule").is_none());
+    assert!(plain["moves"][0].get("rule_value").is_none());
+    let text = query(&["--n-move-rule", "100"]);
+    assert!(
+        text.contains("under the 100-move rule, from a fresh counter")
+            && text.contains("cursed win"),
+        "{text}"
+    );
+    assert!(
+        text.contains("100-ply rule") && text.contains("cursed-win"),
+        "{text}"
+    );
+}

@@ -138,6 +138,14 @@ pub enum Command {
         /// Print one JSON object: {"variant", "position", "value", "depth", "moves": [...]}.
         #[arg(long)]
         json: bool,
+        /// Add each value under the N-move rule (N quiet plies, slides and flies without a
+        /// removal, in a row draw the game; `data/rules.md`) for a fresh counter: win, cursed
+        /// win (won only without the rule), draw, blessed loss (lost only without it) or loss;
+        /// the JSON adds "rule_value" and "n_move_rule". First analyses the position's sector
+        /// and every sector it leads to (seconds for six and seven; a whole game of nine
+        /// takes as long as its solve).
+        #[arg(long, value_name = "N")]
+        n_move_rule: Option<u16>,
         /// The position (`start` for the empty board), or `-` to read one per line from standard
         /// input.
         position: String,

@@ -68,8 +68,9 @@ pub fn run() -> Result<ExitCode, Failure> {
         Command::Query {
             source,
             json,
+            n_move_rule,
             position,
-        } => query::query(&variant, &source, json, &position),
+        } => query::query(&variant, &source, json, n_move_rule, &position),
         Command::Verify(args) => verify::verify(&variant, &args),
         Command::Check {
             source,

@@ -2,14 +2,83 @@
 
 use std::process::ExitCode;
 
+use morris::nmove::{Keep, RuleAnalysis, RuleValue};
 use morris::query::{wire, Answer};
-use morris::{Color, Move, Outcome, Position, Value, Variant};
+use morris::{Color, Database, Move, Outcome, Position, Sector, Value, Variant};
 
 use super::args::Source;
 use super::output::{for_each_position, Failure};
 
-fn to_json(variant: &Variant, pos: &Position, turn: Color, a: &Answer) -> String {
-    wire::json(&wire::QueryJson::of(variant, pos, turn, a))
+/// A position's values under an N-move rule: its own and each move's, in the answer's order.
+struct Ruled {
+    n: u16,
+    value: RuleValue,
+    moves: Vec<RuleValue>,
+}
+
+fn to_json(
+    variant: &Variant,
+    pos: &Position,
+    turn: Color,
+    a: &Answer,
+    rule: Option<&Ruled>,
+) -> String {
+    let answer = wire::QueryJson::of(variant, pos, turn, a);
+    wire::json(&match rule {
+        Some(r) => answer.with_rule(r.n, r.value, &r.moves),
+        None => answer,
+    })
+}
+
+/// The moves of an answer, in its order.
+fn answer_moves(a: &Answer) -> Vec<Move> {
+    match a {
+        Answer::Values(a) => a.moves.iter().map(|m| m.mv).collect(),
+        Answer::Outcomes(a) => a.moves.iter().map(|m| m.mv).collect(),
+    }
+}
+
+/// The values of `pos` and its moves under the `n`-move rule, analysing first what `rules`
+/// lacks of its unit and the units it leads to.
+fn ruled(
+    db: &Database,
+    rules: &mut Option<RuleAnalysis>,
+    n: u16,
+    pos: &Position,
+    a: &Answer,
+) -> Result<Ruled, Failure> {
+    let roots = [Sector::of(pos)];
+    let bar = super::bars::CheckBar::new("rule", " slots", 0, false);
+    match rules {
+        Some(r) => r.extend(db, &roots, Keep::Budgets, &bar)?,
+        None => *rules = Some(RuleAnalysis::run(db, n, &roots, Keep::Budgets, &bar)?),
+    }
+    bar.bar.finish_and_clear();
+    let r = rules.as_ref().expect("analysed above");
+    let moves = answer_moves(a)
+        .into_iter()
+        .map(|mv| r.move_value(db, pos, mv))
+        .collect::<Result<_, _>>()?;
+    Ok(Ruled {
+        n,
+        value: r.rule_value(db, pos)?,
+        moves,
+    })
+}
+
+/// The verdict's line under the rule.
+fn rule_verdict(turn: Color, r: &Ruled) -> String {
+    let said = match r.value {
+        RuleValue::Win => "wins",
+        RuleValue::CursedWin => "draws (a cursed win: won only without the rule)",
+        RuleValue::Draw => "draws",
+        RuleValue::BlessedLoss => "draws (a blessed loss: lost only without the rule)",
+        RuleValue::Loss => "loses",
+    };
+    format!(
+        "under the {}-move rule, from a fresh counter, {turn} to move {said}",
+        r.n
+    )
 }
 
 /// The board as a small grid, ranks down the side and files along the bottom.
@@ -89,35 +158,48 @@ fn outcome_verdict(turn: Color, outcome: Outcome) -> String {
 }
 
 /// The diagram, the verdict and the table of moves: each row a move, its value's name, its
-/// depth (`-` for none) and whether it keeps the position's value.
+/// depth (`-` for none) and whether it keeps the position's value; with a rule, its verdict
+/// and a column of each move's value under it.
 fn text(
     variant: &Variant,
-    pos: &Position,
-    turn: Color,
+    (pos, turn): (&Position, Color),
     verdict: String,
     rows: Vec<(Move, &str, String, bool)>,
+    rule: Option<&Ruled>,
 ) -> String {
     let mut out = diagram(variant, pos, turn);
     out.push_str(&format!("{verdict}\n"));
+    if let Some(r) = rule {
+        out.push_str(&format!("{}\n", rule_verdict(turn, r)));
+    }
+    let column = |k: usize| rule.map_or(String::new(), |r| format!(" {}", r.moves[k].name()));
     if !rows.is_empty() {
+        let head = rule.map_or(String::new(), |r| format!(" {}-ply rule", r.n));
         out.push_str(&format!(
-            "\n  {:<10} {:<6} {:>5}\n",
+            "\n  {:<10} {:<6} {:>5}{head}\n",
             "move", "value", "depth"
         ));
-        for (mv, value, depth, best) in rows {
+        for (k, (mv, value, depth, best)) in rows.into_iter().enumerate() {
             out.push_str(&format!(
-                "{} {:<10} {:<6} {:>5}\n",
+                "{} {:<10} {:<6} {:>5}{}\n",
                 if best { "*" } else { " " },
                 mv.to_notation(variant.board()),
                 value,
-                depth
+                depth,
+                column(k)
             ));
         }
     }
     out.trim_end().to_string()
 }
 
-fn to_text(variant: &Variant, pos: &Position, turn: Color, a: &Answer) -> String {
+fn to_text(
+    variant: &Variant,
+    pos: &Position,
+    turn: Color,
+    a: &Answer,
+    rule: Option<&Ruled>,
+) -> String {
     match a {
         Answer::Values(a) => {
             let rows = (a.moves.iter())
@@ -126,7 +208,7 @@ fn to_text(variant: &Variant, pos: &Position, turn: Color, a: &Answer) -> String
                     (m.mv, m.value.name(), depth, m.value == a.value)
                 })
                 .collect();
-            text(variant, pos, turn, verdict(turn, a.value), rows)
+            text(variant, (pos, turn), verdict(turn, a.value), rows, rule)
         }
         // Outcomes without distances: depth `-` throughout.
         Answer::Outcomes(a) => {
@@ -140,7 +222,13 @@ fn to_text(variant: &Variant, pos: &Position, turn: Color, a: &Answer) -> String
                     )
                 })
                 .collect();
-            text(variant, pos, turn, outcome_verdict(turn, a.outcome), rows)
+            text(
+                variant,
+                (pos, turn),
+                outcome_verdict(turn, a.outcome),
+                rows,
+                rule,
+            )
         }
     }
 }
@@ -150,20 +238,26 @@ pub fn query(
     variant: &Variant,
     source: &Source,
     json: bool,
+    n_move_rule: Option<u16>,
     position: &str,
 ) -> Result<ExitCode, Failure> {
     let db = super::folder::reader(source, variant)?;
     let batch = position == "-";
+    let mut rules = None;
     for_each_position(
         variant,
         position,
         |e| serde_json::json!({ "error": e }).to_string(),
         |pos, turn| {
             let a = db.answer(pos)?;
+            let rule = match n_move_rule {
+                Some(n) => Some(ruled(&db, &mut rules, n, pos, &a)?),
+                None => None,
+            };
             Ok(if json || batch {
-                to_json(variant, pos, turn, &a)
+                to_json(variant, pos, turn, &a, rule.as_ref())
             } else {
-                to_text(variant, pos, turn, &a)
+                to_text(variant, pos, turn, &a, rule.as_ref())
             })
         },
     )

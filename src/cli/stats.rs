@@ -127,9 +127,9 @@ pub fn rule_values(
     if sectors.is_empty() {
         return Err(super::folder::nothing_solved(&db));
     }
-    let bar = BarProgress(super::bars::CheckBar::new("n-move rule", " slots", 0, quiet).bar);
+    let bar = super::bars::CheckBar::new("rule", " slots", 0, quiet);
     let analysis = RuleAnalysis::run(&db, n, &sectors, Keep::Counts, &bar)?;
-    bar.0.finish_and_clear();
+    bar.bar.finish_and_clear();
     let mut out = Out::new();
     out.line(format_args!(
         "# {}: canonical positions by value under the {n}-move rule (plies without a removal), for a fresh counter, {} sectors",
@@ -152,18 +152,4 @@ pub fn rule_values(
     }
     row(&mut out, "total", &analysis.total())?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// A progress bar following an analysis.
-struct BarProgress(indicatif::ProgressBar);
-
-impl morris::Progress for BarProgress {
-    fn phase(&self, name: &str, total: u64) {
-        self.0.set_message(name.to_string());
-        self.0.set_length(total);
-    }
-
-    fn advance(&self, n: u64) {
-        self.0.inc(n);
-    }
 }

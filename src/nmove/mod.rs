@@ -34,7 +34,7 @@ use rayon::prelude::*;
 use crate::error::Error;
 use crate::progress::{go_on, Progress};
 use crate::rules::{
-    for_each_move, for_each_unmove_with, play, too_few_pieces, value_without_moves, Outcome,
+    for_each_move, for_each_unmove_with, play, too_few_pieces, value_without_moves, Move, Outcome,
     Position, Value, Variant,
 };
 use crate::space::{plan, Sector, SectorIndex, WorkUnit};
@@ -167,7 +167,8 @@ pub enum Keep {
     /// The counts and the positions the rule spoils: a few bytes per sector beyond the unit
     /// at work, whatever the game's size.
     Counts,
-    /// Every position's budget as well (two bytes a slot), for [`RuleAnalysis::budget`].
+    /// Every position's budget as well (two bytes a slot) in the work units of the roots, for
+    /// [`RuleAnalysis::budget`] and [`RuleAnalysis::move_value`].
     Budgets,
 }
 
@@ -217,22 +218,50 @@ impl RuleAnalysis {
         progress: &dyn Progress,
     ) -> Result<RuleAnalysis, Error> {
         check_n(n)?;
-        let units = plan(db.variant(), roots);
+        let mut analysis = RuleAnalysis {
+            n,
+            sectors: BTreeMap::new(),
+        };
+        analysis.extend(db, roots, keep, progress)?;
+        Ok(analysis)
+    }
+
+    /// Analyses what `roots` lead to that this analysis lacks: the sectors not analysed yet,
+    /// and with [`Keep::Budgets`] the roots' units again where their budgets were not kept.
+    ///
+    /// # Errors
+    /// As [`RuleAnalysis::run`].
+    pub fn extend(
+        &mut self,
+        db: &Database,
+        roots: &[Sector],
+        keep: Keep,
+        progress: &dyn Progress,
+    ) -> Result<(), Error> {
+        let wanted = |unit: &WorkUnit| {
+            let root = roots.iter().any(|r| unit.sectors.contains(r));
+            unit.sectors.iter().any(|s| match self.sectors.get(s) {
+                None => true,
+                Some(a) => root && keep == Keep::Budgets && a.cells.is_none(),
+            })
+        };
+        let units: Vec<WorkUnit> = plan(db.variant(), roots)
+            .into_iter()
+            .filter(|u| wanted(u))
+            .collect();
         let total: u64 = units
             .iter()
             .flat_map(|u| &u.sectors)
             .map(|&s| db.index(s).size())
             .sum();
-        progress.phase(&format!("{n}-move rule"), total);
-        let mut analysis = RuleAnalysis {
-            n,
-            sectors: BTreeMap::new(),
-        };
+        progress.phase(&format!("{}-move rule", self.n), total);
         for unit in &units {
-            analysis.run_unit(db, unit, keep, progress)?;
+            let root = roots.iter().any(|r| unit.sectors.contains(r));
+            let kept = if root { keep } else { Keep::Counts };
+            self.run_unit(db, unit, kept, progress)?;
             go_on(progress)?;
         }
-        Ok(analysis)
+        Ok(())
     }
 
     /// The rule's N, in plies.
@@ -315,6 +344,21 @@ impl RuleAnalysis {
         })
     }
 
+    /// The rule value, for the side to move at `pos` with a fresh counter, of playing `mv`:
+    /// the opponent's value after it, with a fresh counter after a placement or a removal,
+    /// with one ply fewer after a slide or a fly without one.
+    ///
+    /// # Errors
+    /// As [`RuleAnalysis::budget`] (for the budgets of the unit of `pos`) and
+    /// [`RuleAnalysis::rule_value`].
+    pub fn move_value(&self, db: &Database, pos: &Position, mv: Move) -> Result<RuleValue, Error> {
+        let child = play(pos, mv);
+        let game = db.probe_outcome(&child)?.before_move();
+        let left = if is_quiet(mv) { self.n - 1 } else { self.n };
+        let ruled = self.outcome_with(db, &child, left)?.before_move();
+        RuleValue::of(game, ruled).ok_or_else(|| contradiction(&child, self.n, ruled, game))
+    }
+
     /// The analysed sector of `pos`.
     fn analysed(&self, pos: &Position) -> Result<&AnalysedSector, Error> {
         let sector = Sector::of(pos);
@@ -378,6 +422,12 @@ impl RuleAnalysis {
             game
         })
     }
+}
+
+/// Whether `mv` adds one to the count: a slide or a fly without a removal. It is the move that
+/// stays inside its work unit (hands and pieces unchanged, so the sector's twin).
+pub fn is_quiet(mv: Move) -> bool {
+    mv.from().is_some() && mv.removed().is_none()
 }
 
 /// Refuses an N the cells cannot hold.

@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::nmove::RuleValue;
 use crate::query::{Analysis, Answer};
 use crate::rules::Value;
 use crate::rules::{Color, Position};
@@ -49,6 +50,10 @@ pub struct MoveJson {
     pub value: &'static str,
     /// Plies to the end from the current position; `null` for a draw.
     pub depth: Option<u32>,
+    /// With an N-move rule: what the side to move gets by playing this move under it, from a
+    /// fresh counter (`win`, `cursed-win`, `draw`, `blessed-loss` or `loss`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_value: Option<&'static str>,
 }
 
 /// `query --json` (the contract): the position's value and every move's, best first.
@@ -68,6 +73,13 @@ pub struct QueryJson {
     /// is then `null`, and the moves are ordered wins, draws, losses).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metric: Option<Option<&'static str>>,
+    /// With an N-move rule: the position's value under it for a fresh counter (`value` stays
+    /// the game's without the rule).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_value: Option<&'static str>,
+    /// The N of the rule `rule_value` is under, in plies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_move_rule: Option<u16>,
     /// Every legal move, best first.
     pub moves: Vec<MoveJson>,
 }
@@ -81,6 +93,8 @@ impl QueryJson {
             value: analysis.value.name(),
             depth: analysis.value.depth(),
             metric: None,
+            rule_value: None,
+            n_move_rule: None,
             moves: analysis
                 .moves
                 .iter()
@@ -88,6 +102,7 @@ impl QueryJson {
                     mv: m.mv.to_notation(variant.board()),
                     value: m.value.name(),
                     depth: m.value.depth(),
+                    rule_value: None,
                 })
                 .collect(),
         }
@@ -106,14 +121,29 @@ impl QueryJson {
             value: a.outcome.name(),
             depth: None,
             metric: Some(None),
+            rule_value: None,
+            n_move_rule: None,
             moves: (a.moves.iter())
                 .map(|m| MoveJson {
                     mv: m.mv.to_notation(variant.board()),
                     value: m.outcome.name(),
                     depth: None,
+                    rule_value: None,
                 })
                 .collect(),
         }
+    }
+
+    /// This answer with the values under the `n`-move rule: the position's, and each move's in
+    /// the order of `moves`.
+    #[must_use]
+    pub fn with_rule(mut self, n: u16, value: RuleValue, moves: &[RuleValue]) -> QueryJson {
+        self.rule_value = Some(value.name());
+        self.n_move_rule = Some(n);
+        for (m, v) in self.moves.iter_mut().zip(moves) {
+            m.rule_value = Some(v.name());
+        }
+        self
     }
 }
 
