@@ -112,6 +112,39 @@ fn query_and_stats_answer_the_bytes_of_the_command_line() {
     assert_eq!(r.body, one.stdout);
     assert_eq!(r.json()["value"], "draw");
 
+    // With the N-move rule: the same bytes as `query --json --n-move-rule` in batch mode.
+    let some = &positions[..40];
+    let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args([
+            "--variant",
+            "six",
+            "query",
+            "--json",
+            "--n-move-rule",
+            "100",
+        ])
+        .args(["--db", dbs, "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    cli.stdin
+        .take()
+        .unwrap()
+        .write_all((some.join("\n") + "\n").as_bytes())
+        .unwrap();
+    let batch = cli.wait_with_output().unwrap();
+    assert!(batch.status.success());
+    let lines: Vec<&[u8]> = batch.stdout.split_inclusive(|&b| b == b'\n').collect();
+    assert_eq!(lines.len(), some.len());
+    for (i, p) in some.iter().enumerate() {
+        let target = format!("/api/query?variant=six&n_move_rule=100&position={}", enc(p));
+        let r = get(server.addr, &target);
+        assert_eq!(r.status, 200, "{p}: {}", r.text());
+        assert_eq!(r.body, lines[i], "{p}");
+        assert_eq!(r.json()["n_move_rule"], 100);
+    }
+
     for (variant, rules) in [("six", vec![]), ("three", vec!["--removal", "strict"])] {
         let mut args = vec!["--variant", variant];
         args.extend(&rules);
@@ -364,6 +397,8 @@ const BAD: &[(&str, &str, u16, &str)] = &[
     ("GET", "/api/practice?variant=nine&sector=3-3-0-0", 404, "--sector 3-3-0-0"),
     ("GET", "/api/query?variant=nine&position=.../.../.../....../.../.../...+w+9+9", 404, "morris solve"),
     ("GET", "/api/stats?variant=nine", 404, "morris solve"),
+    ("GET", "/api/query?variant=six&position=start&n_move_rule=0", 400, "n_move_rule must be a number of plies from 1 to 30000"),
+    ("GET", "/api/query?variant=six&position=start&n_move_rule=many", 400, "n_move_rule must be"),
     ("GET", "/api/stats?variant=six&flying=always", 404, "morris solve"),
     ("GET", "/etc/passwd", 404, "no such path"),
     ("GET", "/../../etc/passwd", 404, "no such path"),

@@ -2,72 +2,44 @@
 
 use std::process::ExitCode;
 
-use morris::nmove::{Keep, RuleAnalysis, RuleValue};
+use morris::nmove::{RuleAnalysis, RuleValue, RuledAnswer};
 use morris::query::{wire, Answer};
-use morris::{Color, Database, Move, Outcome, Position, Sector, Value, Variant};
+use morris::{Color, Database, Move, Outcome, Position, Value, Variant};
 
 use super::args::Source;
 use super::output::{for_each_position, Failure};
-
-/// A position's values under an N-move rule: its own and each move's, in the answer's order.
-struct Ruled {
-    n: u16,
-    value: RuleValue,
-    moves: Vec<RuleValue>,
-}
 
 fn to_json(
     variant: &Variant,
     pos: &Position,
     turn: Color,
     a: &Answer,
-    rule: Option<&Ruled>,
+    rule: Option<&RuledAnswer>,
 ) -> String {
     let answer = wire::QueryJson::of(variant, pos, turn, a);
     wire::json(&match rule {
-        Some(r) => answer.with_rule(r.n, r.value, &r.moves),
+        Some(r) => answer.with_rule(r),
         None => answer,
     })
 }
 
-/// The moves of an answer, in its order.
-fn answer_moves(a: &Answer) -> Vec<Move> {
-    match a {
-        Answer::Values(a) => a.moves.iter().map(|m| m.mv).collect(),
-        Answer::Outcomes(a) => a.moves.iter().map(|m| m.mv).collect(),
-    }
-}
-
 /// The values of `pos` and its moves under the `n`-move rule, analysing first what `rules`
-/// lacks of its unit and the units it leads to.
+/// lacks, with a progress bar.
 fn ruled(
     db: &Database,
     rules: &mut Option<RuleAnalysis>,
     n: u16,
     pos: &Position,
     a: &Answer,
-) -> Result<Ruled, Failure> {
-    let roots = [Sector::of(pos)];
+) -> Result<RuledAnswer, Failure> {
     let bar = super::bars::CheckBar::new("rule", " slots", 0, false);
-    match rules {
-        Some(r) => r.extend(db, &roots, Keep::Budgets, &bar)?,
-        None => *rules = Some(RuleAnalysis::run(db, n, &roots, Keep::Budgets, &bar)?),
-    }
+    let answer = RuleAnalysis::answer(rules, db, n, pos, &a.moves(), &bar)?;
     bar.bar.finish_and_clear();
-    let r = rules.as_ref().expect("analysed above");
-    let moves = answer_moves(a)
-        .into_iter()
-        .map(|mv| r.move_value(db, pos, mv))
-        .collect::<Result<_, _>>()?;
-    Ok(Ruled {
-        n,
-        value: r.rule_value(db, pos)?,
-        moves,
-    })
+    Ok(answer)
 }
 
 /// The verdict's line under the rule.
-fn rule_verdict(turn: Color, r: &Ruled) -> String {
+fn rule_verdict(turn: Color, r: &RuledAnswer) -> String {
     let said = match r.value {
         RuleValue::Win => "wins",
         RuleValue::CursedWin => "draws (a cursed win: won only without the rule)",
@@ -165,7 +137,7 @@ fn text(
     (pos, turn): (&Position, Color),
     verdict: String,
     rows: Vec<(Move, &str, String, bool)>,
-    rule: Option<&Ruled>,
+    rule: Option<&RuledAnswer>,
 ) -> String {
     let mut out = diagram(variant, pos, turn);
     out.push_str(&format!("{verdict}\n"));
@@ -198,7 +170,7 @@ fn to_text(
     pos: &Position,
     turn: Color,
     a: &Answer,
-    rule: Option<&Ruled>,
+    rule: Option<&RuledAnswer>,
 ) -> String {
     match a {
         Answer::Values(a) => {

@@ -172,6 +172,17 @@ pub enum Keep {
     Budgets,
 }
 
+/// A position's values under an N-move rule for a fresh counter: its own and each move's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuledAnswer {
+    /// The rule's N, in plies.
+    pub n: u16,
+    /// The position's value under the rule.
+    pub value: RuleValue,
+    /// The value under the rule of each move asked, in the order asked.
+    pub moves: Vec<RuleValue>,
+}
+
 /// The rule values of every position of some sectors under an N-move rule, with their counts,
 /// and, when kept, their budgets.
 #[derive(Debug)]
@@ -238,23 +249,8 @@ impl RuleAnalysis {
         keep: Keep,
         progress: &dyn Progress,
     ) -> Result<(), Error> {
-        let wanted = |unit: &WorkUnit| {
-            let root = roots.iter().any(|r| unit.sectors.contains(r));
-            unit.sectors.iter().any(|s| match self.sectors.get(s) {
-                None => true,
-                Some(a) => root && keep == Keep::Budgets && a.cells.is_none(),
-            })
-        };
-        let units: Vec<WorkUnit> = plan(db.variant(), roots)
-            .into_iter()
-            .filter(|u| wanted(u))
-            .collect();
-        let total: u64 = units
-            .iter()
-            .flat_map(|u| &u.sectors)
-            .map(|&s| db.index(s).size())
-            .sum();
-        progress.phase(&format!("{}-move rule", self.n), total);
+        let units = self.units_to_run(db, roots, keep);
+        progress.phase(&format!("{}-move rule", self.n), slots(db, &units));
         for unit in &units {
             let root = roots.iter().any(|r| unit.sectors.contains(r));
             let kept = if root { keep } else { Keep::Counts };
@@ -262,6 +258,71 @@ impl RuleAnalysis {
             go_on(progress)?;
         }
         Ok(())
+    }
+
+    /// The units of `roots` and those they lead to that [`RuleAnalysis::extend`] would run.
+    fn units_to_run(&self, db: &Database, roots: &[Sector], keep: Keep) -> Vec<WorkUnit> {
+        let wanted = |unit: &WorkUnit| {
+            let root = roots.iter().any(|r| unit.sectors.contains(r));
+            unit.sectors.iter().any(|s| match self.sectors.get(s) {
+                None => true,
+                Some(a) => root && keep == Keep::Budgets && a.cells.is_none(),
+            })
+        };
+        plan(db.variant(), roots)
+            .into_iter()
+            .filter(|u| wanted(u))
+            .collect()
+    }
+
+    /// How many slots [`RuleAnalysis::answer`] would analyse before answering `pos` under the
+    /// `n`-move rule: the measure of its work (a solve's worth per slot), for a front-end that
+    /// bounds it.
+    pub fn answer_cost(
+        analysis: Option<&RuleAnalysis>,
+        db: &Database,
+        n: u16,
+        pos: &Position,
+    ) -> u64 {
+        let roots = [Sector::of(pos)];
+        match analysis {
+            Some(r) if r.n == n => slots(db, &r.units_to_run(db, &roots, Keep::Budgets)),
+            _ => slots(db, &plan(db.variant(), &roots)),
+        }
+    }
+
+    /// The values under the `n`-move rule of `pos` and of its legal `moves`, analysing first
+    /// what `analysis` lacks of the unit of `pos` and the units it leads to (a new analysis
+    /// where it holds none, or one of another N). A front-end keeps `analysis` between
+    /// answers, so that a second position of the same units costs only its probes.
+    ///
+    /// # Errors
+    /// As [`RuleAnalysis::run`] and [`RuleAnalysis::move_value`].
+    pub fn answer(
+        analysis: &mut Option<RuleAnalysis>,
+        db: &Database,
+        n: u16,
+        pos: &Position,
+        moves: &[Move],
+        progress: &dyn Progress,
+    ) -> Result<RuledAnswer, Error> {
+        let roots = [Sector::of(pos)];
+        let r = match analysis {
+            Some(r) if r.n == n => {
+                r.extend(db, &roots, Keep::Budgets, progress)?;
+                r
+            }
+            _ => analysis.insert(RuleAnalysis::run(db, n, &roots, Keep::Budgets, progress)?),
+        };
+        let moves = moves
+            .iter()
+            .map(|&mv| r.move_value(db, pos, mv))
+            .collect::<Result<_, _>>()?;
+        Ok(RuledAnswer {
+            n,
+            value: r.rule_value(db, pos)?,
+            moves,
+        })
     }
 
     /// The rule's N, in plies.
@@ -422,6 +483,15 @@ impl RuleAnalysis {
             game
         })
     }
+}
+
+/// The slots of the sectors of `units`.
+fn slots(db: &Database, units: &[WorkUnit]) -> u64 {
+    units
+        .iter()
+        .flat_map(|u| &u.sectors)
+        .map(|&s| db.index(s).size())
+        .sum()
 }
 
 /// Whether `mv` adds one to the count: a slide or a fly without a removal. It is the move that

@@ -65,6 +65,16 @@ pub enum Answer {
     Outcomes(OutcomeAnalysis),
 }
 
+impl Answer {
+    /// Every legal move the answer gives, best first.
+    pub fn moves(&self) -> Vec<Move> {
+        match self {
+            Answer::Values(a) => a.moves.iter().map(|m| m.mv).collect(),
+            Answer::Outcomes(a) => a.moves.iter().map(|m| m.mv).collect(),
+        }
+    }
+}
+
 impl Database {
     /// The value of `pos` and of every legal move, best first.
     ///

@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::nmove::RuleValue;
+use crate::nmove::RuledAnswer;
 use crate::query::{Analysis, Answer};
 use crate::rules::Value;
 use crate::rules::{Color, Position};
@@ -134,13 +134,12 @@ impl QueryJson {
         }
     }
 
-    /// This answer with the values under the `n`-move rule: the position's, and each move's in
-    /// the order of `moves`.
+    /// This answer with its values under an N-move rule (`r.moves` in the order of `moves`).
     #[must_use]
-    pub fn with_rule(mut self, n: u16, value: RuleValue, moves: &[RuleValue]) -> QueryJson {
-        self.rule_value = Some(value.name());
-        self.n_move_rule = Some(n);
-        for (m, v) in self.moves.iter_mut().zip(moves) {
+    pub fn with_rule(mut self, r: &RuledAnswer) -> QueryJson {
+        self.rule_value = Some(r.value.name());
+        self.n_move_rule = Some(r.n);
+        for (m, v) in self.moves.iter_mut().zip(&r.moves) {
             m.rule_value = Some(v.name());
         }
         self

@@ -11,6 +11,8 @@ use super::app::App;
 use super::catalog::Opened;
 use super::params::Params;
 use crate::error::Error;
+use crate::nmove::RuleAnalysis;
+use crate::progress::Silent;
 use crate::query::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
 use crate::query::{choose, random_seed, sample, traps, Choice, Rule, Sample, Strength};
 use crate::rules::clip;
@@ -71,7 +73,7 @@ pub(super) async fn variants(State(app): State<Arc<App>>, RawQuery(q): RawQuery)
 
 /// `GET /api/query`: exactly `query --json`.
 pub(super) async fn query(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
-    answer(app, q, &["variant", "position"], query_work).await
+    answer(app, q, &["variant", "position", "n_move_rule"], query_work).await
 }
 
 /// `GET /api/explore`.
@@ -269,8 +271,27 @@ fn query_work(app: &App, p: &Params) -> Result<String, ApiError> {
     let (opened, variant) = app.select(p)?;
     let (pos, turn) = position(&variant, &opened, p)?;
     let answer = opened.db.answer(&pos)?;
-    Ok(wire::line(&QueryJson::of(&variant, &pos, turn, &answer)))
+    let json = QueryJson::of(&variant, &pos, turn, &answer);
+    let Some(n) = p.n_move_rule()? else {
+        return Ok(wire::line(&json));
+    };
+    let mut rules = opened.rules.lock().unwrap_or_else(|e| e.into_inner());
+    let cost = RuleAnalysis::answer_cost(rules.as_ref(), &opened.db, n, &pos);
+    if cost > SERVED_RULE_SLOTS {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "the {n}-move rule's values of this position need an analysis of {cost} slots first, more than the server's {SERVED_RULE_SLOTS}: run `morris query --n-move-rule {n}` on the database folder instead"
+            ),
+        ));
+    }
+    let ruled = RuleAnalysis::answer(&mut *rules, &opened.db, n, &pos, &answer.moves(), &Silent)?;
+    Ok(wire::line(&json.with_rule(&ruled)))
 }
+
+/// The most slots the server analyses for one request's N-move rule (seven's whole game is
+/// 32 M; each slot costs about what a solve's does).
+const SERVED_RULE_SLOTS: u64 = 100_000_000;
 
 fn stats_work(app: &App, p: &Params) -> Result<String, ApiError> {
     let (opened, variant) = app.select(p)?;

@@ -32,6 +32,24 @@ impl Params {
             .transpose()
     }
 
+    /// The `n_move_rule` parameter, if given: 1 to [`crate::nmove::MAX_N`] plies.
+    pub(super) fn n_move_rule(&self) -> Result<Option<u16>, ApiError> {
+        let Some(s) = self.get("n_move_rule") else {
+            return Ok(None);
+        };
+        match s.parse::<u16>() {
+            Ok(n @ 1..=crate::nmove::MAX_N) => Ok(Some(n)),
+            _ => Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "n_move_rule must be a number of plies from 1 to {}, found {:?}",
+                    crate::nmove::MAX_N,
+                    clip(s)
+                ),
+            )),
+        }
+    }
+
     /// The `traps` parameter: how many of the opponent's moves a drawing move's traps look at,
     /// 1 to 3; `default` when not given.
     pub(super) fn traps(&self, default: u32) -> Result<u32, ApiError> {
