@@ -285,7 +285,7 @@ fn query_work(app: &App, p: &Params) -> Result<String, ApiError> {
             ),
         ));
     }
-    let ruled = RuleAnalysis::answer(&mut *rules, &opened.db, n, &pos, &answer.moves(), &Silent)?;
+    let ruled = RuleAnalysis::answer(&mut rules, &opened.db, n, &pos, &answer.moves(), &Silent)?;
     Ok(wire::line(&json.with_rule(&ruled)))
 }
 
