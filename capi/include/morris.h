@@ -100,6 +100,31 @@
 #define MORRIS_LOSS -1
 
 /**
+ * A win under the N-move rule (`morris_rule_value_bits`): won with the rule as without it.
+ */
+#define MORRIS_RULE_WIN 2
+
+/**
+ * A cursed win: won without the N-move rule, drawn with it.
+ */
+#define MORRIS_RULE_CURSED_WIN 1
+
+/**
+ * A draw with and without the N-move rule.
+ */
+#define MORRIS_RULE_DRAW 0
+
+/**
+ * A blessed loss: lost without the N-move rule, drawn with it.
+ */
+#define MORRIS_RULE_BLESSED_LOSS -1
+
+/**
+ * A loss under the N-move rule as without it.
+ */
+#define MORRIS_RULE_LOSS -2
+
+/**
  * `side_to_move`: White, the side that places first.
  */
 #define MORRIS_WHITE 0
@@ -438,6 +463,39 @@ int morris_probe_bits(const struct morris_db *db,
                       uint8_t black_hand,
                       int side_to_move,
                       struct morris_value *out);
+
+/**
+ * The value under the N-move rule, for a fresh counter, of a position given as bitboards
+ * (`morris_probe_bits` says how): `*value` is `MORRIS_RULE_WIN`, `MORRIS_RULE_CURSED_WIN`,
+ * `MORRIS_RULE_DRAW`, `MORRIS_RULE_BLESSED_LOSS` or `MORRIS_RULE_LOSS` for the side to move,
+ * what `morris query --json --n-move-rule N` prints as `rule_value`. N quiet plies in a row
+ * (slides and flies without a removal) draw the game; `n_move_rule` is 1 to 30,000.
+ *
+ * The first call analyses the position's sector and every sector it leads to (seconds for
+ * six and seven); the handle keeps the analysis for later calls with the same N, and calls
+ * on one handle wait for each other's analysis. Failures as `morris_probe_bits`, and
+ * `MORRIS_BAD_INPUT` for an N out of range.
+ *
+ * # Safety
+ * `db` is a handle from `morris_open`; `position` points to a readable `morris_bits`;
+ * `value` points to a writable `int32_t`.
+ */
+int morris_rule_value_bits(const struct morris_db *db,
+                           const struct morris_bits *position,
+                           uint16_t n_move_rule,
+                           int32_t *value);
+
+/**
+ * `morris_rule_value_bits` of a position in notation (or `start`).
+ *
+ * # Safety
+ * `db` is a handle from `morris_open`; `position` is a NUL-terminated string; `value`
+ * points to a writable `int32_t`.
+ */
+int morris_rule_value_text(const struct morris_db *db,
+                           const char *position,
+                           uint16_t n_move_rule,
+                           int32_t *value);
 
 /**
  * Win, draw or loss of a position given as bitboards, without its depth: `*value` is

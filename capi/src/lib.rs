@@ -21,11 +21,12 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
 
 use morris_lib::front::{self, NoOneRuleSet};
+use morris_lib::nmove::{RuleAnalysis, RuleValue};
 use morris_lib::query::{move_at, Strength};
 use morris_lib::rules::RuleOverrides;
 use morris_lib::space::Reachable;
 use morris_lib::store::Reading;
-use morris_lib::{Color, Database, Move, Outcome, Position, Variant};
+use morris_lib::{Color, Database, Move, Outcome, Position, Silent, Variant};
 
 use convert::{move_entry, notation, optional_text, text, value, write_text};
 use guard::{guard, status, Failure};
@@ -62,6 +63,17 @@ pub const MORRIS_WIN: i32 = 1;
 pub const MORRIS_DRAW: i32 = 0;
 /// `morris_value.value`: the side to move loses.
 pub const MORRIS_LOSS: i32 = -1;
+
+/// A win under the N-move rule (`morris_rule_value_bits`): won with the rule as without it.
+pub const MORRIS_RULE_WIN: i32 = 2;
+/// A cursed win: won without the N-move rule, drawn with it.
+pub const MORRIS_RULE_CURSED_WIN: i32 = 1;
+/// A draw with and without the N-move rule.
+pub const MORRIS_RULE_DRAW: i32 = 0;
+/// A blessed loss: lost without the N-move rule, drawn with it.
+pub const MORRIS_RULE_BLESSED_LOSS: i32 = -1;
+/// A loss under the N-move rule as without it.
+pub const MORRIS_RULE_LOSS: i32 = -2;
 
 /// `side_to_move`: White, the side that places first.
 pub const MORRIS_WHITE: c_int = 0;
@@ -114,6 +126,8 @@ struct Opened {
     db: Database,
     variant: Variant,
     reachable: Reachable,
+    /// The N-move rule's analysis asked so far (of the last N asked), grown by each call.
+    rules: Mutex<Option<RuleAnalysis>>,
 }
 
 /// Compiles only while the handle may be shared between threads, as its contract says.
@@ -190,6 +204,20 @@ fn bits_of(pos: &Position, turn: Color) -> morris_bits {
 }
 
 impl Opened {
+    /// The value of `pos` under the `n`-move rule as a `MORRIS_RULE_*` code, analysing first
+    /// what the handle's analysis lacks.
+    fn rule_value(&self, pos: &Position, n: u16) -> Result<i32, Failure> {
+        let mut rules = self.rules.lock().unwrap_or_else(|e| e.into_inner());
+        let answer = RuleAnalysis::answer(&mut rules, &self.db, n, pos, &[], &Silent)?;
+        Ok(match answer.value {
+            RuleValue::Win => MORRIS_RULE_WIN,
+            RuleValue::CursedWin => MORRIS_RULE_CURSED_WIN,
+            RuleValue::Draw => MORRIS_RULE_DRAW,
+            RuleValue::BlessedLoss => MORRIS_RULE_BLESSED_LOSS,
+            RuleValue::Loss => MORRIS_RULE_LOSS,
+        })
+    }
+
     /// Parses a position and refuses it, as the command line does, when no game from the
     /// start reaches it.
     fn position(&self, text: &str) -> Result<(Position, Color), Failure> {
@@ -590,6 +618,7 @@ fn opened_handle(db: Database, variant: Variant) -> Result<Box<morris_db>, Failu
         db,
         variant,
         reachable,
+        rules: Mutex::new(None),
     });
     Ok(Box::new(morris_db {
         open: AtomicPtr::new(Box::into_raw(opened)),
@@ -791,6 +820,64 @@ pub unsafe extern "C" fn morris_probe_bits(
         let v = value(db.db.probe(&pos)?);
         // SAFETY: the caller's promise.
         let out = unsafe { out.as_mut() }.ok_or_else(|| Failure::bad("out is NULL"))?;
+        *out = v;
+        Ok(())
+    })
+}
+
+/// The value under the N-move rule, for a fresh counter, of a position given as bitboards
+/// (`morris_probe_bits` says how): `*value` is `MORRIS_RULE_WIN`, `MORRIS_RULE_CURSED_WIN`,
+/// `MORRIS_RULE_DRAW`, `MORRIS_RULE_BLESSED_LOSS` or `MORRIS_RULE_LOSS` for the side to move,
+/// what `morris query --json --n-move-rule N` prints as `rule_value`. N quiet plies in a row
+/// (slides and flies without a removal) draw the game; `n_move_rule` is 1 to 30,000.
+///
+/// The first call analyses the position's sector and every sector it leads to (seconds for
+/// six and seven); the handle keeps the analysis for later calls with the same N, and calls
+/// on one handle wait for each other's analysis. Failures as `morris_probe_bits`, and
+/// `MORRIS_BAD_INPUT` for an N out of range.
+///
+/// # Safety
+/// `db` is a handle from `morris_open`; `position` points to a readable `morris_bits`;
+/// `value` points to a writable `int32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn morris_rule_value_bits(
+    db: *const morris_db,
+    position: *const morris_bits,
+    n_move_rule: u16,
+    value: *mut i32,
+) -> c_int {
+    on_handle(db, || {
+        // SAFETY: the caller's promise.
+        let db = unsafe { handle(db) }?;
+        // SAFETY: the caller's promise.
+        let (pos, _) = unsafe { db.position_of_bits(position) }?;
+        let v = db.rule_value(&pos, n_move_rule)?;
+        // SAFETY: the caller's promise.
+        let out = unsafe { value.as_mut() }.ok_or_else(|| Failure::bad("value is NULL"))?;
+        *out = v;
+        Ok(())
+    })
+}
+
+/// `morris_rule_value_bits` of a position in notation (or `start`).
+///
+/// # Safety
+/// `db` is a handle from `morris_open`; `position` is a NUL-terminated string; `value`
+/// points to a writable `int32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn morris_rule_value_text(
+    db: *const morris_db,
+    position: *const c_char,
+    n_move_rule: u16,
+    value: *mut i32,
+) -> c_int {
+    on_handle(db, || {
+        // SAFETY: the caller's promise.
+        let (db, position) = unsafe { (handle(db)?, text(position, "position")?) };
+        let (pos, _) = db.position(position)?;
+        let v = db.rule_value(&pos, n_move_rule)?;
+        // SAFETY: the caller's promise.
+        let out = unsafe { value.as_mut() }.ok_or_else(|| Failure::bad("value is NULL"))?;
         *out = v;
         Ok(())
     })

@@ -3,13 +3,14 @@
 //! `morris query --json` answers.
 
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, RwLock};
+use std::sync::{mpsc, Arc, Mutex, RwLock};
 
 use morris::front::NoOneRuleSet;
+use morris::nmove::RuleAnalysis;
 use morris::query::wire::{self, QueryJson, StatsJson};
 use morris::query::Strength;
 use morris::store::Reading;
-use morris::{Database, Outcome, Value, Variant};
+use morris::{Database, Outcome, Silent, Value, Variant};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -384,6 +385,8 @@ pub(crate) struct PyDatabase {
     db: RwLock<Option<Arc<Database>>>,
     game: Arc<Game>,
     path: PathBuf,
+    /// The N-move rule's analysis asked so far (of the last N asked), grown by each call.
+    rules: Mutex<Option<RuleAnalysis>>,
 }
 
 impl PyDatabase {
@@ -744,10 +747,43 @@ impl PyDatabase {
     /// `morris query --json` prints for it (`variant`, `position`, `value`, `depth`, `moves`:
     /// `[{"move", "value", "depth"}, ...]`). Of tables without their depth files every
     /// `depth` is `None` and the dict adds `"metric": None`, as the command line does.
-    fn analysis<'py>(&self, position: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    ///
+    /// `n_move_rule=N` (1 to 30,000 plies) adds the values under the N-move rule for a fresh
+    /// counter, as `morris query --json --n-move-rule N` does: `"rule_value"` (`"win"`,
+    /// `"cursed-win"`, `"draw"`, `"blessed-loss"` or `"loss"`) to the dict and to every move,
+    /// and `"n_move_rule": N`. The first call analyses the position's sector and every sector
+    /// it leads to (seconds for six and seven); the analysis is kept for later calls with the
+    /// same N.
+    #[pyo3(
+        signature = (position, *, n_move_rule = None),
+        text_signature = "($self, position, *, n_move_rule=None)"
+    )]
+    fn analysis<'py>(
+        &self,
+        position: &Bound<'py, PyAny>,
+        n_move_rule: Option<Count<u64>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = match count(n_move_rule) {
+            None => None,
+            Some(n @ 1..) if n <= u64::from(morris::nmove::MAX_N) => Some(n as u16),
+            Some(n) => {
+                return Err(Fail::BadInput(format!(
+                    "n_move_rule takes N from 1 to {} plies, not {n}",
+                    morris::nmove::MAX_N
+                ))
+                .into_py(position.py(), None))
+            }
+        };
+        let rules = &self.rules;
         let text = self.on(position, |db, pos, turn| {
             let a = db.answer(pos)?;
-            Ok(wire::json(&QueryJson::of(db.variant(), pos, turn, &a)))
+            let json = QueryJson::of(db.variant(), pos, turn, &a);
+            let Some(n) = n else {
+                return Ok(wire::json(&json));
+            };
+            let mut rules = rules.lock().unwrap_or_else(|e| e.into_inner());
+            let ruled = RuleAnalysis::answer(&mut rules, db, n, pos, &a.moves(), &Silent)?;
+            Ok(wire::json(&json.with_rule(&ruled)))
         })?;
         json_value(position.py(), &text)
     }
@@ -951,6 +987,7 @@ pub(crate) fn open(
         db: RwLock::new(Some(Arc::new(db))),
         game,
         path: roots[0].clone(),
+        rules: Mutex::new(None),
     })
 }
 
@@ -1036,6 +1073,7 @@ pub(crate) fn open_files(
         db: RwLock::new(Some(Arc::new(db))),
         game,
         path: PathBuf::from("<files in memory>"),
+        rules: Mutex::new(None),
     })
 }
 

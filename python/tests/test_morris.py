@@ -42,10 +42,11 @@ def cli(*args, stdin=None, check=True):
     return run.stdout
 
 
-def cli_query(variant, source, texts):
-    """`morris --variant V query SOURCE --json -` for each text: its JSON objects, in order."""
+def cli_query(variant, source, texts, extra=()):
+    """`morris --variant V query SOURCE --json [EXTRA] -` for each text: its JSON objects, in
+    order."""
     out = subprocess.run(
-        [str(BIN), "--variant", variant, "query", *map(str, source), "--json", "-"],
+        [str(BIN), "--variant", variant, "query", *map(str, source), "--json", *extra, "-"],
         input="".join(t + "\n" for t in texts),
         capture_output=True,
         text=True,
@@ -117,6 +118,28 @@ def samples():
         "seven": random_boards(morris.Variant("seven"), SAMPLE, rng),
         "nine": random_boards(morris.Variant("nine"), SAMPLE, rng),
     }
+
+
+def test_analysis_under_the_n_move_rule_is_the_command_lines(folders, samples):
+    """`analysis(p, n_move_rule=N)` is `query --json --n-move-rule N`, a cursed win among them."""
+    t = morris.open(folders["db"], "six")
+    cursed = "WBW/WWB/WBW./.B./B.. w 0 0"
+    texts = samples["six"][:80] + [cursed]
+    expected = cli_query("six", ["--db", folders["db"]], texts, ["--n-move-rule", "100"])
+    answered = 0
+    for text, want in zip(texts, expected):
+        if "error" not in want:
+            assert t.analysis(text, n_move_rule=100) == want, text
+            answered += 1
+    assert answered > 40
+    got = t.analysis(cursed, n_move_rule=100)
+    assert (got["value"], got["rule_value"], got["n_move_rule"]) == ("win", "cursed-win", 100)
+    assert t.analysis(cursed, n_move_rule=1000)["rule_value"] == "win"
+    plain = t.analysis(cursed)
+    assert "rule_value" not in plain and "rule_value" not in plain["moves"][0]
+    for n in (0, 30001):
+        with pytest.raises(morris.BadInputError, match=f"n_move_rule takes N from 1 to 30000 plies, not {n}"):
+            t.analysis(cursed, n_move_rule=n)
 
 
 def agree(t, variant, source, texts):
