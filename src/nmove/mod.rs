@@ -214,7 +214,7 @@ impl fmt::Debug for AnalysedSector {
 impl RuleAnalysis {
     /// Analyses `roots` and every sector they lead to under the `n`-move rule, reading their
     /// game-theoretic values from `db` (which must hold them all), keeping what `keep` says.
-    /// Memory: four bytes a slot of the largest work unit, plus two a slot of every sector
+    /// Memory: five bytes a slot of the largest work unit, plus two a slot of every sector
     /// with [`Keep::Budgets`].
     ///
     /// # Errors
