@@ -362,3 +362,52 @@ fn query_gives_the_rule_values_of_a_cursed_win_and_of_its_moves() {
         "{text}"
     );
 }
+
+/// Nine's moving-phase endgames up to seven pieces a side under the 100-ply rule
+/// (`data/results/nine-standard-max7-n100.tsv`, `stats --n-move-rule 100` of `solve
+/// --max-pieces 7`; too long to rebuild here) agree with nine's published whole-game counts
+/// (`nine-standard.json`): per sector, wins and cursed wins are its wins, blessed losses and
+/// losses its losses, and the draws its draws.
+#[test]
+fn nine_s_endgames_under_the_rule_split_the_published_values() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/results");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("nine-standard.json")).unwrap())
+            .unwrap();
+    let published: BTreeMap<String, [u64; 3]> = json["sectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let n = |k: &str| s[k].as_u64().unwrap();
+            (
+                s["sector"].as_str().unwrap().to_string(),
+                [n("win"), n("draw"), n("loss")],
+            )
+        })
+        .collect();
+    let tsv = std::fs::read_to_string(root.join("nine-standard-max7-n100.tsv")).unwrap();
+    let mut rows = 0;
+    let mut total = [0u64; 5];
+    for line in tsv.lines().skip(2) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let c: Vec<u64> = f[1..].iter().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(c[0], c[1..].iter().sum::<u64>(), "{line}");
+        if f[0] == "total" {
+            assert_eq!(&c[1..], &total[..], "{line}");
+            continue;
+        }
+        let [win, draw, loss] = published[f[0]];
+        assert_eq!(
+            (c[1] + c[2], c[3], c[4] + c[5]),
+            (win, draw, loss),
+            "{line}"
+        );
+        for k in 0..5 {
+            total[k] += c[k + 1];
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 25);
+    assert!(total[RuleValue::CursedWin as usize] > 0 && total[RuleValue::BlessedLoss as usize] > 0);
+}
