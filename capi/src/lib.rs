@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
 
 use morris_lib::front::{self, NoOneRuleSet};
-use morris_lib::nmove::{RuleAnalysis, RuleValue};
+use morris_lib::nmove::{RuleCache, RuleValue};
 use morris_lib::query::{move_at, Strength};
 use morris_lib::rules::RuleOverrides;
 use morris_lib::space::Reachable;
@@ -126,8 +126,8 @@ struct Opened {
     db: Database,
     variant: Variant,
     reachable: Reachable,
-    /// The N-move rule's analysis asked so far (of the last N asked), grown by each call.
-    rules: Mutex<Option<RuleAnalysis>>,
+    /// The N-move rule's analysis the calls asked so far.
+    rules: RuleCache,
 }
 
 /// Compiles only while the handle may be shared between threads, as its contract says.
@@ -207,8 +207,7 @@ impl Opened {
     /// The value of `pos` under the `n`-move rule as a `MORRIS_RULE_*` code, analysing first
     /// what the handle's analysis lacks.
     fn rule_value(&self, pos: &Position, n: u16) -> Result<i32, Failure> {
-        let mut rules = self.rules.lock().unwrap_or_else(|e| e.into_inner());
-        let answer = RuleAnalysis::answer(&mut rules, &self.db, n, pos, &[], &Silent)?;
+        let answer = self.rules.answer(&self.db, n, pos, &[], &Silent)?;
         Ok(match answer.value {
             RuleValue::Win => MORRIS_RULE_WIN,
             RuleValue::CursedWin => MORRIS_RULE_CURSED_WIN,
@@ -618,7 +617,7 @@ fn opened_handle(db: Database, variant: Variant) -> Result<Box<morris_db>, Failu
         db,
         variant,
         reachable,
-        rules: Mutex::new(None),
+        rules: RuleCache::default(),
     });
     Ok(Box::new(morris_db {
         open: AtomicPtr::new(Box::into_raw(opened)),

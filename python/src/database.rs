@@ -3,10 +3,10 @@
 //! `morris query --json` answers.
 
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, Mutex, RwLock};
+use std::sync::{mpsc, Arc, RwLock};
 
 use morris::front::NoOneRuleSet;
-use morris::nmove::RuleAnalysis;
+use morris::nmove::RuleCache;
 use morris::query::wire::{self, QueryJson, StatsJson};
 use morris::query::Strength;
 use morris::store::Reading;
@@ -385,8 +385,8 @@ pub(crate) struct PyDatabase {
     db: RwLock<Option<Arc<Database>>>,
     game: Arc<Game>,
     path: PathBuf,
-    /// The N-move rule's analysis asked so far (of the last N asked), grown by each call.
-    rules: Mutex<Option<RuleAnalysis>>,
+    /// The N-move rule's analysis the calls asked so far.
+    rules: RuleCache,
 }
 
 impl PyDatabase {
@@ -781,8 +781,7 @@ impl PyDatabase {
             let Some(n) = n else {
                 return Ok(wire::json(&json));
             };
-            let mut rules = rules.lock().unwrap_or_else(|e| e.into_inner());
-            let ruled = RuleAnalysis::answer(&mut rules, db, n, pos, &a.moves(), &Silent)?;
+            let ruled = rules.answer(db, n, pos, &a.moves(), &Silent)?;
             Ok(wire::json(&json.with_rule(&ruled)))
         })?;
         json_value(position.py(), &text)
@@ -987,7 +986,7 @@ pub(crate) fn open(
         db: RwLock::new(Some(Arc::new(db))),
         game,
         path: roots[0].clone(),
-        rules: Mutex::new(None),
+        rules: RuleCache::default(),
     })
 }
 
@@ -1073,7 +1072,7 @@ pub(crate) fn open_files(
         db: RwLock::new(Some(Arc::new(db))),
         game,
         path: PathBuf::from("<files in memory>"),
-        rules: Mutex::new(None),
+        rules: RuleCache::default(),
     })
 }
 

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use morris::nmove::{RuleAnalysis, RuleValue, RuledAnswer};
+use morris::nmove::{RuleCache, RuleValue, RuledAnswer};
 use morris::query::{wire, Answer};
 use morris::{Color, Database, Move, Outcome, Position, Value, Variant};
 
@@ -27,13 +27,13 @@ fn to_json(
 /// lacks, with a progress bar.
 fn ruled(
     db: &Database,
-    rules: &mut Option<RuleAnalysis>,
+    rules: &RuleCache,
     n: u16,
     pos: &Position,
     a: &Answer,
 ) -> Result<RuledAnswer, Failure> {
     let bar = super::bars::CheckBar::new("rule", " slots", 0, false);
-    let answer = RuleAnalysis::answer(rules, db, n, pos, &a.moves(), &bar)?;
+    let answer = rules.answer(db, n, pos, &a.moves(), &bar)?;
     bar.bar.finish_and_clear();
     Ok(answer)
 }
@@ -215,7 +215,7 @@ pub fn query(
 ) -> Result<ExitCode, Failure> {
     let db = super::folder::reader(source, variant)?;
     let batch = position == "-";
-    let mut rules = None;
+    let rules = RuleCache::default();
     for_each_position(
         variant,
         position,
@@ -223,7 +223,7 @@ pub fn query(
         |pos, turn| {
             let a = db.answer(pos)?;
             let rule = match n_move_rule {
-                Some(n) => Some(ruled(&db, &mut rules, n, pos, &a)?),
+                Some(n) => Some(ruled(&db, &rules, n, pos, &a)?),
                 None => None,
             };
             Ok(if json || batch {

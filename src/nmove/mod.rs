@@ -28,6 +28,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -95,6 +96,17 @@ impl RuleValue {
             (Outcome::Loss, Outcome::Draw) => Some(RuleValue::BlessedLoss),
             (Outcome::Loss, Outcome::Loss) => Some(RuleValue::Loss),
             _ => None,
+        }
+    }
+}
+
+impl RuleValue {
+    /// The outcome under the rule: a win, a loss, or a draw for the three values between.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            RuleValue::Win => Outcome::Win,
+            RuleValue::Loss => Outcome::Loss,
+            _ => Outcome::Draw,
         }
     }
 }
@@ -181,6 +193,60 @@ pub struct RuledAnswer {
     pub value: RuleValue,
     /// The value under the rule of each move asked, in the order asked.
     pub moves: Vec<RuleValue>,
+}
+
+/// An N-move rule's analysis kept between answers, of the last N asked: what a front-end
+/// holds per database (the command line's batch, the server, the Python and C handles), each
+/// answer analysing only what the ones before it did not. Calls from several threads wait for
+/// each other's analysis.
+#[derive(Debug, Default)]
+pub struct RuleCache(Mutex<Option<RuleAnalysis>>);
+
+impl RuleCache {
+    /// The values under the `n`-move rule of `pos` and of its legal `moves`, analysing first
+    /// what the kept analysis lacks of the unit of `pos` and the units it leads to (a new
+    /// analysis where none is kept, or one of another N).
+    ///
+    /// # Errors
+    /// As [`RuleAnalysis::run`] and [`RuleAnalysis::move_value`].
+    pub fn answer(
+        &self,
+        db: &Database,
+        n: u16,
+        pos: &Position,
+        moves: &[Move],
+        progress: &dyn Progress,
+    ) -> Result<RuledAnswer, Error> {
+        let roots = [Sector::of(pos)];
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let r = match &mut *kept {
+            Some(r) if r.n == n => {
+                r.extend(db, &roots, Keep::Budgets, progress)?;
+                r
+            }
+            _ => kept.insert(RuleAnalysis::run(db, n, &roots, Keep::Budgets, progress)?),
+        };
+        let moves = moves
+            .iter()
+            .map(|&mv| r.move_value(db, pos, mv))
+            .collect::<Result<_, _>>()?;
+        Ok(RuledAnswer {
+            n,
+            value: r.rule_value(db, pos)?,
+            moves,
+        })
+    }
+
+    /// How many slots [`RuleCache::answer`] would analyse before answering `pos` under the
+    /// `n`-move rule: the measure of its work (a solve's worth per slot), for a front-end that
+    /// bounds it.
+    pub fn cost(&self, db: &Database, n: u16, pos: &Position) -> u64 {
+        let roots = [Sector::of(pos)];
+        match &*self.0.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(r) if r.n == n => slots(db, &r.units_to_run(db, &roots, Keep::Budgets)),
+            _ => slots(db, &plan(db.variant(), &roots)),
+        }
+    }
 }
 
 /// The rule values of every position of some sectors under an N-move rule, with their counts,
@@ -275,56 +341,6 @@ impl RuleAnalysis {
             .collect()
     }
 
-    /// How many slots [`RuleAnalysis::answer`] would analyse before answering `pos` under the
-    /// `n`-move rule: the measure of its work (a solve's worth per slot), for a front-end that
-    /// bounds it.
-    pub fn answer_cost(
-        analysis: Option<&RuleAnalysis>,
-        db: &Database,
-        n: u16,
-        pos: &Position,
-    ) -> u64 {
-        let roots = [Sector::of(pos)];
-        match analysis {
-            Some(r) if r.n == n => slots(db, &r.units_to_run(db, &roots, Keep::Budgets)),
-            _ => slots(db, &plan(db.variant(), &roots)),
-        }
-    }
-
-    /// The values under the `n`-move rule of `pos` and of its legal `moves`, analysing first
-    /// what `analysis` lacks of the unit of `pos` and the units it leads to (a new analysis
-    /// where it holds none, or one of another N). A front-end keeps `analysis` between
-    /// answers, so that a second position of the same units costs only its probes.
-    ///
-    /// # Errors
-    /// As [`RuleAnalysis::run`] and [`RuleAnalysis::move_value`].
-    pub fn answer(
-        analysis: &mut Option<RuleAnalysis>,
-        db: &Database,
-        n: u16,
-        pos: &Position,
-        moves: &[Move],
-        progress: &dyn Progress,
-    ) -> Result<RuledAnswer, Error> {
-        let roots = [Sector::of(pos)];
-        let r = match analysis {
-            Some(r) if r.n == n => {
-                r.extend(db, &roots, Keep::Budgets, progress)?;
-                r
-            }
-            _ => analysis.insert(RuleAnalysis::run(db, n, &roots, Keep::Budgets, progress)?),
-        };
-        let moves = moves
-            .iter()
-            .map(|&mv| r.move_value(db, pos, mv))
-            .collect::<Result<_, _>>()?;
-        Ok(RuledAnswer {
-            n,
-            value: r.rule_value(db, pos)?,
-            moves,
-        })
-    }
-
     /// The rule's N, in plies.
     pub fn n(&self) -> u16 {
         self.n
@@ -379,13 +395,14 @@ impl RuleAnalysis {
         if too_few_pieces(pos) {
             return Ok(RuleValue::Loss);
         }
-        let spoiled = self.is_spoiled(self.analysed(pos)?, pos);
-        Ok(match (game, spoiled) {
-            (Outcome::Win, false) => RuleValue::Win,
-            (Outcome::Win, true) => RuleValue::CursedWin,
-            (Outcome::Draw, _) => RuleValue::Draw,
-            (Outcome::Loss, true) => RuleValue::BlessedLoss,
-            (Outcome::Loss, false) => RuleValue::Loss,
+        let s = self.analysed(pos)?;
+        // A draw is never spoiled: no search of the spoiled slots.
+        Ok(match game {
+            Outcome::Draw => RuleValue::Draw,
+            Outcome::Win if self.is_spoiled(s, pos) => RuleValue::CursedWin,
+            Outcome::Win => RuleValue::Win,
+            Outcome::Loss if self.is_spoiled(s, pos) => RuleValue::BlessedLoss,
+            Outcome::Loss => RuleValue::Loss,
         })
     }
 
@@ -398,11 +415,7 @@ impl RuleAnalysis {
         if left != self.n || self.analysed(pos).is_ok_and(|s| s.cells.is_some()) {
             return Ok(self.budget(pos)?.outcome_with(left));
         }
-        Ok(match self.rule_value(db, pos)? {
-            RuleValue::Win => Outcome::Win,
-            RuleValue::Loss => Outcome::Loss,
-            _ => Outcome::Draw,
-        })
+        Ok(self.rule_value(db, pos)?.outcome())
     }
 
     /// The rule value, for the side to move at `pos` with a fresh counter, of playing `mv`:
@@ -467,21 +480,6 @@ impl RuleAnalysis {
             start = end;
         }
         Ok(())
-    }
-
-    /// The outcome for a fresh counter of a position out of the unit at work: its value in
-    /// `db`, a draw where the rule spoils it. Units come dependencies first, so its sector
-    /// has been analysed.
-    fn fresh_outcome(&self, db: &Database, pos: &Position) -> Result<Outcome, Error> {
-        let game = db.probe_outcome(pos)?;
-        if game == Outcome::Draw || too_few_pieces(pos) {
-            return Ok(game);
-        }
-        Ok(if self.is_spoiled(self.analysed(pos)?, pos) {
-            Outcome::Draw
-        } else {
-            game
-        })
     }
 }
 
@@ -668,7 +666,13 @@ impl<'a> Unit<'a> {
             } else if let Some(c) = self.id(&child) {
                 quiet.push(c);
             } else if fault.is_none() {
-                match self.analysed.fresh_outcome(self.db, &child) {
+                // The outcome for a fresh counter: units come dependencies first, so the
+                // child's sector has been analysed.
+                match self
+                    .analysed
+                    .rule_value(self.db, &child)
+                    .map(RuleValue::outcome)
+                {
                     Ok(Outcome::Loss) => exit_win = true,
                     Ok(Outcome::Win) => {}
                     Ok(Outcome::Draw) => exit_draw = true,

@@ -11,7 +11,6 @@ use super::app::App;
 use super::catalog::Opened;
 use super::params::Params;
 use crate::error::Error;
-use crate::nmove::RuleAnalysis;
 use crate::progress::Silent;
 use crate::query::wire::{self, BestMoveJson, ExploreJson, ExploreMoveJson, QueryJson, StatsJson};
 use crate::query::{choose, random_seed, sample, traps, Choice, Rule, Sample, Strength};
@@ -275,8 +274,7 @@ fn query_work(app: &App, p: &Params) -> Result<String, ApiError> {
     let Some(n) = p.n_move_rule()? else {
         return Ok(wire::line(&json));
     };
-    let mut rules = opened.rules.lock().unwrap_or_else(|e| e.into_inner());
-    let cost = RuleAnalysis::answer_cost(rules.as_ref(), &opened.db, n, &pos);
+    let cost = opened.rules.cost(&opened.db, n, &pos);
     if cost > SERVED_RULE_SLOTS {
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -285,7 +283,7 @@ fn query_work(app: &App, p: &Params) -> Result<String, ApiError> {
             ),
         ));
     }
-    let ruled = RuleAnalysis::answer(&mut rules, &opened.db, n, &pos, &answer.moves(), &Silent)?;
+    let ruled = (opened.rules).answer(&opened.db, n, &pos, &answer.moves(), &Silent)?;
     Ok(wire::line(&json.with_rule(&ruled)))
 }
 

@@ -34,8 +34,8 @@ pub(super) struct Opened {
     pub reachable: Reachable,
     /// What solving its missing sectors costs, as worked out so far.
     pub costs: SolveCosts,
-    /// The N-move rule's analysis asked so far (of the last N asked), grown by each request.
-    pub rules: std::sync::Mutex<Option<crate::nmove::RuleAnalysis>>,
+    /// The N-move rule's analysis the requests asked so far.
+    pub rules: crate::nmove::RuleCache,
 }
 
 /// Every known rule set and the databases opened so far.
@@ -135,7 +135,7 @@ impl Catalog {
             },
             reachable,
             costs: SolveCosts::default(),
-            rules: std::sync::Mutex::new(None),
+            rules: crate::nmove::RuleCache::default(),
         });
         opened.insert(folder, o.clone());
         Ok(o)
