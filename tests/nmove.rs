@@ -194,12 +194,18 @@ fn assert_counts(
     all
 }
 
-/// Solves `variant` (with `extra` solve arguments), analyses it under the `n`-move rule and
-/// checks the analysis against the iteration; returns the counts of every rule value.
-fn check(name: &str, variant: &str, extra: &[&str], n: u16) -> [u64; 5] {
+/// `variant` solved (with `extra` solve arguments) into the fresh folder `name`, opened.
+fn solved(name: &str, variant: &str, extra: &[&str]) -> (std::path::PathBuf, Variant, Database) {
     let dir = common::solved(name, variant, extra);
     let v = Variant::by_name(variant).unwrap();
     let db = Database::open(&dir, &v).unwrap();
+    (dir, v, db)
+}
+
+/// Solves `variant` (with `extra` solve arguments), analyses it under the `n`-move rule and
+/// checks the analysis against the iteration; returns the counts of every rule value.
+fn check(name: &str, variant: &str, extra: &[&str], n: u16) -> [u64; 5] {
+    let (_, v, db) = solved(name, variant, extra);
     let analysis = RuleAnalysis::run(&db, n, &db.present(), Keep::Budgets, &Silent).unwrap();
     let counted = RuleAnalysis::run(&db, n, &db.present(), Keep::Counts, &Silent).unwrap();
     let fresh = iterate_and_check(&v, &db, &analysis, n);
@@ -243,9 +249,7 @@ fn a_short_rule_spoils_more_of_nine_s_three_piece_wins() {
 
 #[test]
 fn a_rule_longer_than_every_depth_changes_no_value() {
-    let dir = common::solved("nmove-six-long", "six", &[]);
-    let v = Variant::by_name("six").unwrap();
-    let db = Database::open(&dir, &v).unwrap();
+    let (_, v, db) = solved("nmove-six-long", "six", &[]);
     let analysis = RuleAnalysis::run(&db, 1000, &db.present(), Keep::Counts, &Silent).unwrap();
     let total = analysis.total();
     assert_eq!(total.of(RuleValue::CursedWin), 0);
@@ -305,9 +309,7 @@ fn seven_s_published_counts_under_the_hundred_ply_rule_are_reproduced() {
 /// have made the win safe), and a rule longer than every depth gives back the plain win.
 #[test]
 fn query_gives_the_rule_values_of_a_cursed_win_and_of_its_moves() {
-    let dir = common::solved("nmove-six-query", "six", &[]);
-    let v = Variant::by_name("six").unwrap();
-    let db = Database::open(&dir, &v).unwrap();
+    let (dir, v, db) = solved("nmove-six-query", "six", &[]);
     let analysis = RuleAnalysis::run(&db, 100, &db.present(), Keep::Counts, &Silent).unwrap();
     let index = db.index("6-5-0-0".parse().unwrap());
     let pos = (0..index.size())

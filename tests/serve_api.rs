@@ -63,16 +63,13 @@ fn solve_databases() -> std::path::PathBuf {
     dir
 }
 
-#[test]
-fn query_and_stats_answer_the_bytes_of_the_command_line() {
-    let db = databases();
-    let server = Server::start(&db, 5.0);
-    let dbs = db.to_str().unwrap();
-    let positions = six_positions(7, 12);
-    assert!(positions.len() > 200);
-    // Batch mode prints the same objects, one per line, as `query --json` does one by one.
+/// What `morris --variant six query --json EXTRA --db DBS -` prints for `positions`, one per
+/// line, asserting that it succeeds.
+fn query_batch(dbs: &str, extra: &[&str], positions: &[String]) -> Vec<u8> {
     let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(["--variant", "six", "query", "--json", "--db", dbs, "-"])
+        .args(["--variant", "six", "query", "--json"])
+        .args(extra)
+        .args(["--db", dbs, "-"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -84,7 +81,19 @@ fn query_and_stats_answer_the_bytes_of_the_command_line() {
         .unwrap();
     let batch = cli.wait_with_output().unwrap();
     assert!(batch.status.success());
-    let lines: Vec<&[u8]> = batch.stdout.split_inclusive(|&b| b == b'\n').collect();
+    batch.stdout
+}
+
+#[test]
+fn query_and_stats_answer_the_bytes_of_the_command_line() {
+    let db = databases();
+    let server = Server::start(&db, 5.0);
+    let dbs = db.to_str().unwrap();
+    let positions = six_positions(7, 12);
+    assert!(positions.len() > 200);
+    // Batch mode prints the same objects, one per line, as `query --json` does one by one.
+    let batch = query_batch(dbs, &[], &positions);
+    let lines: Vec<&[u8]> = batch.split_inclusive(|&b| b == b'\n').collect();
     assert_eq!(lines.len(), positions.len());
     for (i, p) in positions.iter().enumerate() {
         let r = get(
@@ -114,28 +123,8 @@ fn query_and_stats_answer_the_bytes_of_the_command_line() {
 
     // With the N-move rule: the same bytes as `query --json --n-move-rule` in batch mode.
     let some = &positions[..40];
-    let mut cli = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args([
-            "--variant",
-            "six",
-            "query",
-            "--json",
-            "--n-move-rule",
-            "100",
-        ])
-        .args(["--db", dbs, "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    cli.stdin
-        .take()
-        .unwrap()
-        .write_all((some.join("\n") + "\n").as_bytes())
-        .unwrap();
-    let batch = cli.wait_with_output().unwrap();
-    assert!(batch.status.success());
-    let lines: Vec<&[u8]> = batch.stdout.split_inclusive(|&b| b == b'\n').collect();
+    let batch = query_batch(dbs, &["--n-move-rule", "100"], some);
+    let lines: Vec<&[u8]> = batch.split_inclusive(|&b| b == b'\n').collect();
     assert_eq!(lines.len(), some.len());
     for (i, p) in some.iter().enumerate() {
         let target = format!("/api/query?variant=six&n_move_rule=100&position={}", enc(p));
